@@ -1,0 +1,284 @@
+//! Every threshold in one place, with its default and its valid range.
+//!
+//! The defaults follow the reference design (noos 0.4.1) where it had one; the
+//! fields it lacked are marked. A config is part of the persisted snapshot, so a
+//! restored regulator behaves exactly like the one that was exported.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result, check_unit_range};
+
+/// Which tokens count against `cost_cap_tokens`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum TokenBasis {
+    /// Output tokens only, as in the reference design.
+    #[default]
+    Output,
+    /// Input plus output tokens: agent loops re-send context, so input often dominates.
+    Total,
+}
+
+/// Which tool-loop rule runs. A detector is a pure function of the turn's tool
+/// history (see `detect::tools`), so a new rule is a new variant here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum ToolLoopRule {
+    /// The reference rule: the same tool name called N times in a row this turn.
+    #[default]
+    ConsecutiveSameTool,
+}
+
+/// Regulator thresholds. Unknown fields are rejected so a typo in an option
+/// name fails loudly instead of silently using a default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Config {
+    /// Token budget for the session; reached when spent ≥ cap.
+    pub cost_cap_tokens: u64,
+    /// Which tokens count against the cap.
+    pub token_cap_basis: TokenBasis,
+    /// Optional money budget (same unit as `cost.usd`), reached when spent ≥ cap.
+    pub cost_cap_usd: Option<f64>,
+    /// Halt over budget even when no quality feedback was ever sent
+    /// (the reference never halts there, so apps that never grade never stop).
+    pub halt_over_cap_without_quality: bool,
+    /// Recent quality below this mean counts as poor.
+    pub poor_quality_mean: f64,
+    /// How many of the newest quality samples the cost and decline rules look at.
+    pub quality_window: u32,
+    /// Oldest-minus-newest drop in that window that counts as a decline.
+    pub quality_decline_min_delta: f64,
+    /// Quality samples kept.
+    pub quality_history: u32,
+    /// Tool-loop rule.
+    pub tool_loop_rule: ToolLoopRule,
+    /// Consecutive same-tool calls that make a loop.
+    pub tool_loop_threshold: u32,
+    /// Drift score at or above which a scope-drift warning fires.
+    pub drift_warn_threshold: f64,
+    /// Retry on the same topic within this many ms of a response counts as an
+    /// implicit correction. `None` turns implicit detection off.
+    pub implicit_correction_window_ms: Option<u64>,
+    /// Corrections on one topic that make a pattern.
+    pub pattern_threshold: u32,
+    /// Example corrections shown per pattern, newest first.
+    pub max_examples: u32,
+    /// Correction records kept per topic (newest kept).
+    pub max_corrections_per_topic: u32,
+    /// Correction records kept in total (newest kept).
+    pub max_correction_records: u32,
+    /// Usable logprobs kept for confidence.
+    pub logprob_window: u32,
+    /// Longest message, response or tool result accepted, in UTF-8 bytes.
+    pub max_text_bytes: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            cost_cap_tokens: 10_000,
+            token_cap_basis: TokenBasis::Output,
+            cost_cap_usd: None,
+            halt_over_cap_without_quality: true,
+            poor_quality_mean: 0.5,
+            quality_window: 3,
+            quality_decline_min_delta: 0.15,
+            quality_history: 20,
+            tool_loop_rule: ToolLoopRule::ConsecutiveSameTool,
+            tool_loop_threshold: 5,
+            drift_warn_threshold: 0.5,
+            implicit_correction_window_ms: None,
+            pattern_threshold: 3,
+            max_examples: 3,
+            max_corrections_per_topic: 20,
+            max_correction_records: 1000,
+            logprob_window: 128,
+            max_text_bytes: 1 << 20,
+        }
+    }
+}
+
+/// JS numbers are exact only up to 2^53; larger integers cannot round-trip.
+pub(crate) const MAX_SAFE_INT: u64 = (1 << 53) - 1;
+
+fn check_int(field: &str, value: u64, lo: u64, hi: u64) -> Result<()> {
+    if value < lo || value > hi {
+        return Err(Error::range_error(
+            format!("config.{field}"),
+            format!("must be between {lo} and {hi}, got {value}"),
+        ));
+    }
+    Ok(())
+}
+
+impl Config {
+    /// Rejects values that would make a rule meaningless or a collection unbounded.
+    pub fn validate(&self) -> Result<()> {
+        check_int("costCapTokens", self.cost_cap_tokens, 0, MAX_SAFE_INT)?;
+        if let Some(usd) = self.cost_cap_usd {
+            check_unit_range("config.costCapUsd", usd, 0.0, 1e12)?;
+        }
+        check_unit_range("config.poorQualityMean", self.poor_quality_mean, 0.0, 1.0)?;
+        check_int("qualityHistory", self.quality_history.into(), 2, 1000)?;
+        check_int(
+            "qualityWindow",
+            self.quality_window.into(),
+            2,
+            self.quality_history.into(),
+        )?;
+        check_unit_range(
+            "config.qualityDeclineMinDelta",
+            self.quality_decline_min_delta,
+            0.0,
+            1.0,
+        )?;
+        check_int(
+            "toolLoopThreshold",
+            self.tool_loop_threshold.into(),
+            2,
+            1000,
+        )?;
+        check_unit_range(
+            "config.driftWarnThreshold",
+            self.drift_warn_threshold,
+            0.0,
+            1.0,
+        )?;
+        if self.drift_warn_threshold == 0.0 {
+            return Err(Error::range_error(
+                "config.driftWarnThreshold",
+                "must be above 0, or every response would drift",
+            ));
+        }
+        if let Some(w) = self.implicit_correction_window_ms {
+            check_int("implicitCorrectionWindowMs", w, 0, MAX_SAFE_INT)?;
+        }
+        check_int(
+            "maxCorrectionsPerTopic",
+            self.max_corrections_per_topic.into(),
+            1,
+            200,
+        )?;
+        check_int(
+            "patternThreshold",
+            self.pattern_threshold.into(),
+            1,
+            self.max_corrections_per_topic.into(),
+        )?;
+        check_int("maxExamples", self.max_examples.into(), 1, 20)?;
+        check_int(
+            "maxCorrectionRecords",
+            self.max_correction_records.into(),
+            1,
+            100_000,
+        )?;
+        check_int("logprobWindow", self.logprob_window.into(), 1, 4096)?;
+        check_int("maxTextBytes", self.max_text_bytes.into(), 1, 16 << 20)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_match_the_reference() {
+        let c = Config::default();
+        c.validate().unwrap();
+        assert_eq!(c.cost_cap_tokens, 10_000);
+        assert_eq!(c.tool_loop_threshold, 5);
+        assert_eq!(c.pattern_threshold, 3);
+        assert_eq!(c.max_corrections_per_topic, 20);
+    }
+
+    #[test]
+    fn partial_json_fills_defaults_and_typos_are_rejected() {
+        let c: Config = serde_json::from_str(r#"{"costCapTokens":2000}"#).unwrap();
+        assert_eq!(c.cost_cap_tokens, 2000);
+        assert_eq!(c.quality_window, 3);
+        let err = serde_json::from_str::<Config>(r#"{"costCap":2000}"#).unwrap_err();
+        assert!(err.to_string().contains("unknown field `costCap`"), "{err}");
+    }
+
+    #[test]
+    fn out_of_range_values_name_the_field() {
+        let bad = [
+            (
+                Config {
+                    poor_quality_mean: f64::NAN,
+                    ..Config::default()
+                },
+                "config.poorQualityMean",
+            ),
+            (
+                Config {
+                    quality_window: 1,
+                    ..Config::default()
+                },
+                "config.qualityWindow",
+            ),
+            (
+                Config {
+                    quality_window: 30,
+                    ..Config::default()
+                },
+                "config.qualityWindow",
+            ),
+            (
+                Config {
+                    tool_loop_threshold: 0,
+                    ..Config::default()
+                },
+                "config.toolLoopThreshold",
+            ),
+            (
+                Config {
+                    drift_warn_threshold: 0.0,
+                    ..Config::default()
+                },
+                "config.driftWarnThreshold",
+            ),
+            (
+                Config {
+                    drift_warn_threshold: 1.5,
+                    ..Config::default()
+                },
+                "config.driftWarnThreshold",
+            ),
+            (
+                Config {
+                    pattern_threshold: 25,
+                    ..Config::default()
+                },
+                "config.patternThreshold",
+            ),
+            (
+                Config {
+                    cost_cap_usd: Some(-1.0),
+                    ..Config::default()
+                },
+                "config.costCapUsd",
+            ),
+            (
+                Config {
+                    cost_cap_tokens: u64::MAX,
+                    ..Config::default()
+                },
+                "config.costCapTokens",
+            ),
+            (
+                Config {
+                    logprob_window: 0,
+                    ..Config::default()
+                },
+                "config.logprobWindow",
+            ),
+        ];
+        for (cfg, field) in bad {
+            let err = cfg.validate().unwrap_err();
+            assert_eq!(err.field(), field, "{err}");
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! What `decide()` answers: the winning verdict plus every concern that fired.
+
+use serde::{Deserialize, Serialize};
+
+/// How a tool loop showed itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LoopPattern {
+    /// The same tool name, called again and again in a row.
+    SameTool,
+}
+
+/// Why a circuit break fired: machine-readable, one variant per rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum BreakReason {
+    /// Over the token or money budget, with poor or absent quality signal.
+    CostCap {
+        tokens_spent: u64,
+        tokens_cap: u64,
+        usd_spent: f64,
+        usd_cap: Option<f64>,
+        /// Mean of the newest quality samples; `None` when none were ever sent.
+        mean_quality: Option<f64>,
+        quality_samples: u32,
+    },
+    /// Quality fell by at least the configured delta across the window and stayed poor.
+    QualityDecline {
+        window: u32,
+        delta: f64,
+        mean_quality: f64,
+    },
+    /// The agent is calling tools without making progress.
+    ToolLoop {
+        tool_name: String,
+        count: u64,
+        pattern: LoopPattern,
+    },
+}
+
+/// A learned correction pattern for one topic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CorrectionPattern {
+    pub topic: String,
+    /// Correction records held for the topic.
+    pub count: u32,
+    /// `count / maxCorrectionsPerTopic`, at most 1.
+    pub confidence: f64,
+    /// The newest corrections, newest first.
+    pub examples: Vec<String>,
+}
+
+/// One predicate's answer. `Continue` only ever appears as the winner.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Verdict {
+    Continue,
+    /// Halt: the loop is burning budget or going nowhere.
+    CircuitBreak {
+        reason: BreakReason,
+        suggestion: String,
+    },
+    /// The response wandered from what was asked.
+    ScopeDrift {
+        drift_score: f64,
+        drift_tokens: Vec<String>,
+        task_tokens: Vec<String>,
+    },
+    /// This user has corrected answers on this topic before.
+    Procedural {
+        patterns: Vec<CorrectionPattern>,
+    },
+}
+
+/// The kinds, in priority order (highest first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DecisionKind {
+    CircuitBreak,
+    ScopeDrift,
+    Procedural,
+    Continue,
+}
+
+impl Verdict {
+    pub fn kind(&self) -> DecisionKind {
+        match self {
+            Verdict::Continue => DecisionKind::Continue,
+            Verdict::CircuitBreak { .. } => DecisionKind::CircuitBreak,
+            Verdict::ScopeDrift { .. } => DecisionKind::ScopeDrift,
+            Verdict::Procedural { .. } => DecisionKind::Procedural,
+        }
+    }
+}
+
+/// The answer to one `decide()`: `verdict` is the highest-priority concern
+/// (or `Continue`), `concerns` lists every one that fired, winner first, so an
+/// app never loses a procedural warning because drift won.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Decision {
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    pub concerns: Vec<Verdict>,
+}
+
+impl Decision {
+    /// Builds a decision from concerns already in priority order.
+    pub(crate) fn from_concerns(concerns: Vec<Verdict>) -> Self {
+        let verdict = concerns.first().cloned().unwrap_or(Verdict::Continue);
+        Self { verdict, concerns }
+    }
+
+    pub fn kind(&self) -> DecisionKind {
+        self.verdict.kind()
+    }
+
+    pub fn is_continue(&self) -> bool {
+        matches!(self.verdict, Verdict::Continue)
+    }
+
+    /// The break reason when the decision is a circuit break.
+    pub fn break_reason(&self) -> Option<&BreakReason> {
+        match &self.verdict {
+            Verdict::CircuitBreak { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
+
+    /// Whether any concern (not only the winner) is of this kind.
+    pub fn has(&self, kind: DecisionKind) -> bool {
+        self.concerns.iter().any(|c| c.kind() == kind)
+    }
+}
+
+/// Short human advice for each halt, written for the agent's operator.
+pub(crate) fn suggestion(reason: &BreakReason) -> String {
+    match reason {
+        BreakReason::CostCap { mean_quality: None, .. } => {
+            "The budget is spent and nothing says the work is going well. Stop, show the user what you have, and ask before spending more.".into()
+        }
+        BreakReason::CostCap { .. } => {
+            "The budget is spent while recent answers were rated poorly. Stop and ask the user to narrow the task or drop it.".into()
+        }
+        BreakReason::QualityDecline { .. } => {
+            "Answer quality keeps falling. Change approach: simplify the task, re-plan, or ask the user what they need.".into()
+        }
+        BreakReason::ToolLoop { tool_name, count, .. } => format!(
+            "`{tool_name}` was called {count} times in a row without progress. Stop calling it: try another approach, ask the user, or report the task as unresolved."
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn continue_serialises_as_a_bare_kind_with_no_concerns() {
+        let d = Decision::from_concerns(vec![]);
+        assert_eq!(
+            serde_json::to_string(&d).unwrap(),
+            r#"{"kind":"continue","concerns":[]}"#
+        );
+        assert!(d.is_continue());
+    }
+
+    #[test]
+    fn winner_fields_sit_beside_the_full_concern_list() {
+        let reason = BreakReason::ToolLoop {
+            tool_name: "search".into(),
+            count: 5,
+            pattern: LoopPattern::SameTool,
+        };
+        let d = Decision::from_concerns(vec![
+            Verdict::CircuitBreak {
+                suggestion: suggestion(&reason),
+                reason,
+            },
+            Verdict::ScopeDrift {
+                drift_score: 1.0,
+                drift_tokens: vec!["logging".into()],
+                task_tokens: vec![],
+            },
+        ]);
+        let v: serde_json::Value = serde_json::to_value(&d).unwrap();
+        assert_eq!(v["kind"], "circuitBreak");
+        assert_eq!(v["reason"]["kind"], "toolLoop");
+        assert_eq!(v["reason"]["toolName"], "search");
+        assert_eq!(v["reason"]["pattern"], "sameTool");
+        assert_eq!(v["concerns"][1]["kind"], "scopeDrift");
+        assert_eq!(v["concerns"][1]["driftTokens"][0], "logging");
+        let back: Decision = serde_json::from_value(v).unwrap();
+        assert_eq!(back, d);
+        assert!(d.has(DecisionKind::ScopeDrift));
+        assert!(!d.has(DecisionKind::Procedural));
+    }
+}

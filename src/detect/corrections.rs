@@ -1,0 +1,504 @@
+//! Correction memory: what this user has corrected, filed by topic.
+//!
+//! Each record has an id and a timestamp, so two copies of one user's memory
+//! (two tabs, two Worker instances) merge by union. Merging and trimming only
+//! ever keep the newest records under a total order, which makes merge
+//! commutative, associative and idempotent.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::config::Config;
+use crate::decision::CorrectionPattern;
+use crate::error::{Error, Result};
+use crate::hash::hash_bytes;
+
+/// Stored correction texts are cut to this many characters (plus `…`).
+pub const MAX_TEXT_CHARS: usize = 1000;
+/// Longest id or topic key accepted from a snapshot.
+pub const MAX_KEY_BYTES: usize = 128;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Source {
+    /// Inferred from a quick retry on the same topic.
+    Implicit,
+    /// Reported by the app (`userCorrection`).
+    Explicit,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Record {
+    pub id: String,
+    pub topic: String,
+    pub at_ms: u64,
+    /// Order of creation within one regulator, to order records of one millisecond.
+    pub seq: u64,
+    pub source: Source,
+    pub text: String,
+}
+
+impl Record {
+    /// Newest-last order; the id makes it total across regulators.
+    fn age_cmp(&self, other: &Self) -> Ordering {
+        (self.at_ms, self.seq, &self.id, &self.topic).cmp(&(
+            other.at_ms,
+            other.seq,
+            &other.id,
+            &other.topic,
+        ))
+    }
+
+    /// Which of two versions of one id wins a merge: an explicit upgrade beats
+    /// the implicit original; the rest only makes the choice deterministic.
+    fn version_cmp(&self, other: &Self) -> Ordering {
+        (self.source, &self.text, self.at_ms, self.seq, &self.topic).cmp(&(
+            other.source,
+            &other.text,
+            other.at_ms,
+            other.seq,
+            &other.topic,
+        ))
+    }
+}
+
+/// Records by topic, each list oldest first.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Store {
+    topics: BTreeMap<String, Vec<Record>>,
+    len: usize,
+}
+
+impl Store {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn count(&self, topic: &str) -> usize {
+        self.topics.get(topic).map_or(0, Vec::len)
+    }
+
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.topics.values().flatten()
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Record> {
+        self.records().find(|r| r.id == id)
+    }
+
+    /// Adds a record (empty topics are ignored) and trims to the caps.
+    pub fn add(&mut self, record: Record, cfg: &Config) {
+        if record.topic.is_empty() {
+            return;
+        }
+        let list = self.topics.entry(record.topic.clone()).or_default();
+        let at = list.partition_point(|r| r.age_cmp(&record) == Ordering::Less);
+        list.insert(at, record);
+        self.len += 1;
+        self.trim(cfg);
+    }
+
+    /// Turns an implicit record into an explicit one with the user's words.
+    pub fn upgrade(&mut self, id: &str, text: String) -> bool {
+        for r in self.topics.values_mut().flatten() {
+            if r.id == id {
+                r.source = Source::Explicit;
+                r.text = text;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Keeps the newest `max_corrections_per_topic` per topic, then the newest
+    /// `max_correction_records` overall.
+    fn trim(&mut self, cfg: &Config) {
+        let per_topic = cfg.max_corrections_per_topic as usize;
+        for list in self.topics.values_mut() {
+            if list.len() > per_topic {
+                let cut = list.len() - per_topic;
+                list.drain(..cut);
+            }
+        }
+        self.topics.retain(|_, l| !l.is_empty());
+        self.len = self.topics.values().map(Vec::len).sum();
+        let max = cfg.max_correction_records as usize;
+        while self.len > max {
+            // Drop the globally oldest record: the oldest head among topics.
+            let oldest = self
+                .topics
+                .iter()
+                .filter_map(|(k, l)| l.first().map(|r| (k, r)))
+                .min_by(|a, b| a.1.age_cmp(b.1))
+                .map(|(k, _)| k.clone());
+            let Some(key) = oldest else { break };
+            if let Some(list) = self.topics.get_mut(&key) {
+                list.remove(0);
+                if list.is_empty() {
+                    self.topics.remove(&key);
+                }
+            }
+            self.len -= 1;
+        }
+    }
+
+    /// The pattern for a topic once it holds `pattern_threshold` records.
+    pub fn pattern(&self, topic: &str, cfg: &Config) -> Option<CorrectionPattern> {
+        let list = self.topics.get(topic)?;
+        if topic.is_empty() || list.len() < cfg.pattern_threshold as usize {
+            return None;
+        }
+        let count = list.len() as u32;
+        Some(CorrectionPattern {
+            topic: topic.to_string(),
+            count,
+            confidence: (f64::from(count) / f64::from(cfg.max_corrections_per_topic)).min(1.0),
+            examples: list
+                .iter()
+                .rev()
+                .take(cfg.max_examples as usize)
+                .map(|r| r.text.clone())
+                .collect(),
+        })
+    }
+
+    /// Union by id, then trim. Pure: neither input changes.
+    pub fn merge(&self, other: &Store, cfg: &Config) -> Store {
+        let mut by_id: BTreeMap<&str, &Record> = BTreeMap::new();
+        for r in self.records().chain(other.records()) {
+            match by_id.get(r.id.as_str()) {
+                Some(cur) if cur.version_cmp(r) != Ordering::Less => {}
+                _ => {
+                    by_id.insert(&r.id, r);
+                }
+            }
+        }
+        Store::from_records(by_id.into_values().cloned().collect(), cfg)
+    }
+
+    /// Builds a trimmed store from records in any order.
+    pub fn from_records(mut records: Vec<Record>, cfg: &Config) -> Store {
+        records.sort_by(|a, b| a.topic.cmp(&b.topic).then_with(|| a.age_cmp(b)));
+        let mut store = Store::default();
+        for r in records.into_iter().filter(|r| !r.topic.is_empty()) {
+            store.topics.entry(r.topic.clone()).or_default().push(r);
+        }
+        store.len = store.topics.values().map(Vec::len).sum();
+        store.trim(cfg);
+        store
+    }
+
+    /// Checks records restored from a snapshot: bounded, unique ids, within caps.
+    pub fn validate(&self, cfg: &Config) -> Result<()> {
+        let field = "memory.corrections";
+        if self.len > cfg.max_correction_records as usize {
+            return Err(Error::range_error(
+                field,
+                format!(
+                    "has {} records; maxCorrectionRecords is {}",
+                    self.len, cfg.max_correction_records
+                ),
+            ));
+        }
+        for (topic, list) in &self.topics {
+            let f = |i: usize, name: &str| format!("{field}[{topic:?}][{i}].{name}");
+            if topic.is_empty() || topic.len() > MAX_KEY_BYTES {
+                return Err(Error::range_error(
+                    format!("{field}[{topic:?}]"),
+                    format!("topic must be 1 to {MAX_KEY_BYTES} bytes"),
+                ));
+            }
+            if list.len() > cfg.max_corrections_per_topic as usize {
+                return Err(Error::range_error(
+                    format!("{field}[{topic:?}]"),
+                    format!(
+                        "has {} records; maxCorrectionsPerTopic is {}",
+                        list.len(),
+                        cfg.max_corrections_per_topic
+                    ),
+                ));
+            }
+            for (i, r) in list.iter().enumerate() {
+                if r.id.is_empty() || r.id.len() > MAX_KEY_BYTES {
+                    return Err(Error::range_error(
+                        f(i, "id"),
+                        format!("must be 1 to {MAX_KEY_BYTES} bytes"),
+                    ));
+                }
+                if r.text.len() > 4 * (MAX_TEXT_CHARS + 1)
+                    || r.text.chars().count() > MAX_TEXT_CHARS + 1
+                {
+                    return Err(Error::range_error(
+                        f(i, "text"),
+                        format!("is longer than {MAX_TEXT_CHARS} characters"),
+                    ));
+                }
+            }
+        }
+        // Duplicate ids: sort cheap hashes, compare strings only on equal hashes.
+        let mut hashed: Vec<(u64, &str)> = self
+            .records()
+            .map(|r| (hash_bytes(0, r.id.as_bytes()), r.id.as_str()))
+            .collect();
+        hashed.sort_unstable();
+        if let Some(w) = hashed.windows(2).find(|w| w[0] == w[1]) {
+            return Err(Error::range_error(
+                format!("{field}.id"),
+                format!("{:?} appears twice", w[0].1),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The snapshot form: records grouped by topic, each a compact tuple
+/// `[id, atMs, seq, "e" | "i", text]`, so a mature memory stays small in
+/// localStorage and fast to parse.
+impl Serialize for Store {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.topics.len()))?;
+        for (topic, list) in &self.topics {
+            let rows: Vec<Row<'_>> = list
+                .iter()
+                .map(|r| {
+                    (
+                        r.id.as_str(),
+                        r.at_ms,
+                        r.seq,
+                        source_tag(r.source),
+                        r.text.as_str(),
+                    )
+                })
+                .collect();
+            map.serialize_entry(topic, &rows)?;
+        }
+        map.end()
+    }
+}
+
+type Row<'a> = (&'a str, u64, u64, char, &'a str);
+
+fn source_tag(s: Source) -> char {
+    match s {
+        Source::Explicit => 'e',
+        Source::Implicit => 'i',
+    }
+}
+
+/// Restores without trimming: over-cap snapshots are rejected by `validate`.
+impl<'de> Deserialize<'de> for Store {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let raw = BTreeMap::<String, Vec<(String, u64, u64, char, String)>>::deserialize(d)?;
+        let mut store = Store::default();
+        for (topic, rows) in raw {
+            let mut list = Vec::with_capacity(rows.len());
+            for (id, at_ms, seq, tag, text) in rows {
+                let source = match tag {
+                    'e' => Source::Explicit,
+                    'i' => Source::Implicit,
+                    other => {
+                        return Err(serde::de::Error::custom(format!(
+                            "correction source must be \"e\" or \"i\", got {other:?}"
+                        )));
+                    }
+                };
+                list.push(Record {
+                    id,
+                    topic: topic.clone(),
+                    at_ms,
+                    seq,
+                    source,
+                    text,
+                });
+            }
+            list.sort_by(Record::age_cmp);
+            store.len += list.len();
+            if !list.is_empty() {
+                store.topics.insert(topic, list);
+            }
+        }
+        Ok(store)
+    }
+}
+
+/// The block placed before a prompt, or `None` without a pattern.
+pub fn prelude(pattern: Option<&CorrectionPattern>) -> Option<String> {
+    let p = pattern?;
+    let mut out =
+        String::from("The user has corrected earlier answers on this topic (most recent first):");
+    for ex in &p.examples {
+        out.push_str("\n- ");
+        // Indent continuation lines so a multi-line correction stays one item.
+        out.push_str(&ex.replace('\n', "\n  "));
+    }
+    Some(out)
+}
+
+/// The prompt with the prelude in front, or the prompt unchanged.
+pub fn inject(prelude: Option<String>, prompt: &str) -> String {
+    match prelude {
+        Some(p) => format!("{p}\n\nCurrent request: {prompt}"),
+        None => prompt.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(id: &str, topic: &str, at: u64, text: &str) -> Record {
+        Record {
+            id: id.into(),
+            topic: topic.into(),
+            at_ms: at,
+            seq: 0,
+            source: Source::Explicit,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn pattern_at_threshold_with_newest_first_examples() {
+        let cfg = Config::default();
+        let mut s = Store::default();
+        s.add(rec("a", "async+auth", 1, "don't add logging"), &cfg);
+        s.add(
+            rec("b", "async+auth", 2, "stop adding logging please"),
+            &cfg,
+        );
+        assert!(s.pattern("async+auth", &cfg).is_none());
+        s.add(rec("c", "async+auth", 3, "no more logs"), &cfg);
+        let p = s.pattern("async+auth", &cfg).unwrap();
+        assert_eq!(p.count, 3);
+        assert_eq!(p.confidence, 0.15);
+        assert_eq!(
+            p.examples,
+            [
+                "no more logs",
+                "stop adding logging please",
+                "don't add logging"
+            ]
+        );
+        assert!(s.pattern("other", &cfg).is_none());
+    }
+
+    #[test]
+    fn caps_keep_the_newest() {
+        let cfg = Config {
+            max_correction_records: 30,
+            ..Config::default()
+        };
+        let mut s = Store::default();
+        for i in 0..40 {
+            s.add(
+                rec(&format!("r{i}"), "t", i, &format!("correction {i}")),
+                &cfg,
+            );
+        }
+        let p = s.pattern("t", &cfg).unwrap();
+        assert_eq!(p.count, 20);
+        assert_eq!(p.confidence, 1.0);
+        assert_eq!(p.examples[0], "correction 39");
+        for i in 0..20 {
+            s.add(rec(&format!("x{i}"), "u", 100 + i, "x"), &cfg);
+        }
+        assert_eq!(s.len(), 30);
+        assert_eq!(s.count("u"), 20);
+        assert_eq!(s.count("t"), 10, "the oldest went first");
+    }
+
+    #[test]
+    fn empty_topic_is_dropped() {
+        let mut s = Store::default();
+        s.add(rec("a", "", 1, "x"), &Config::default());
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn prelude_and_inject_format() {
+        assert_eq!(prelude(None), None);
+        assert_eq!(inject(None, "hi"), "hi");
+        let p = CorrectionPattern {
+            topic: "t".into(),
+            count: 3,
+            confidence: 0.15,
+            examples: vec![
+                "fourth: multi\nline".into(),
+                "no more logs".into(),
+                "".into(),
+            ],
+        };
+        let pre = prelude(Some(&p)).unwrap();
+        assert_eq!(
+            pre,
+            "The user has corrected earlier answers on this topic (most recent first):\n- fourth: multi\n  line\n- no more logs\n- "
+        );
+        assert_eq!(
+            inject(Some(pre.clone()), "do it"),
+            format!("{pre}\n\nCurrent request: do it")
+        );
+    }
+
+    #[test]
+    fn merge_prefers_the_explicit_version_of_one_id() {
+        let cfg = Config::default();
+        let mut a = Store::default();
+        let mut implicit = rec("x", "t", 5, "retry text");
+        implicit.source = Source::Implicit;
+        a.add(implicit, &cfg);
+        let mut b = a.clone();
+        assert!(b.upgrade("x", "no, without logging".into()));
+        let m1 = a.merge(&b, &cfg);
+        let m2 = b.merge(&a, &cfg);
+        assert_eq!(m1, m2);
+        assert_eq!(m1.len(), 1);
+        assert_eq!(m1.get("x").unwrap().text, "no, without logging");
+    }
+
+    fn check(records: Vec<Record>) -> Result<()> {
+        let mut s = Store::default();
+        for r in records {
+            s.topics.entry(r.topic.clone()).or_default().push(r);
+        }
+        s.len = s.topics.values().map(Vec::len).sum();
+        s.validate(&Config::default())
+    }
+
+    #[test]
+    fn validation_rejects_tampering() {
+        assert!(check(vec![rec("a", "t", 1, "x"), rec("a", "u", 2, "y")]).is_err());
+        assert!(check(vec![rec("", "t", 1, "x")]).is_err());
+        assert!(check(vec![rec("a", "", 1, "x")]).is_err());
+        assert!(check(vec![rec("a", "t", 1, &"x".repeat(5000))]).is_err());
+        let many: Vec<Record> = (0..21)
+            .map(|i| rec(&format!("r{i}"), "t", i, "x"))
+            .collect();
+        assert!(check(many.clone()).is_err());
+        assert!(check(many[..20].to_vec()).is_ok());
+    }
+
+    #[test]
+    fn snapshot_form_is_grouped_compact_and_round_trips() {
+        let cfg = Config::default();
+        let mut s = Store::default();
+        s.add(rec("b", "t", 2, "second"), &cfg);
+        let mut i = rec("a", "t", 1, "first");
+        i.source = Source::Implicit;
+        s.add(i, &cfg);
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(
+            json,
+            r#"{"t":[["a",1,0,"i","first"],["b",2,0,"e","second"]]}"#
+        );
+        assert_eq!(serde_json::from_str::<Store>(&json).unwrap(), s);
+        assert!(serde_json::from_str::<Store>(r#"{"t":[["a",1,0,"?","x"]]}"#).is_err());
+    }
+}

@@ -1,0 +1,106 @@
+//! One error type for every bad input. It names the field that was wrong so the
+//! JS layer can throw a `TypeError` or `RangeError` with a useful message.
+
+use std::fmt;
+
+/// Which JS error class a failure maps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Wrong shape: missing field, wrong type, unknown event type, foreign snapshot.
+    Type,
+    /// Right shape, unacceptable value: NaN, negative, too long, future version.
+    Range,
+}
+
+/// A rejected input. The regulator is unchanged when one of these is returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    field: String,
+    message: String,
+}
+
+impl Error {
+    pub fn type_error(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            kind: ErrorKind::Type,
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn range_error(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            kind: ErrorKind::Range,
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The offending field as a dotted path, e.g. `qualityFeedback.quality`.
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Checks a float is finite (field names are formatted only on failure,
+/// because validation runs on every hot call) inside `[lo, hi]`.
+pub(crate) fn check_unit_range(
+    field: impl fmt::Display,
+    value: f64,
+    lo: f64,
+    hi: f64,
+) -> Result<()> {
+    if value.is_nan() {
+        return Err(Error::range_error(
+            field.to_string(),
+            "must be a number, got NaN",
+        ));
+    }
+    if !value.is_finite() {
+        return Err(Error::range_error(
+            field.to_string(),
+            format!("must be finite, got {value}"),
+        ));
+    }
+    if value < lo || value > hi {
+        return Err(Error::range_error(
+            field.to_string(),
+            format!("must be between {lo} and {hi}, got {value}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a string is at most `max` UTF-8 bytes.
+pub(crate) fn check_len(field: impl fmt::Display, value: &str, max: usize) -> Result<()> {
+    if value.len() > max {
+        return Err(Error::range_error(
+            field.to_string(),
+            format!("is {} bytes long; the limit is {max} bytes", value.len()),
+        ));
+    }
+    Ok(())
+}

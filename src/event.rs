@@ -1,0 +1,688 @@
+//! The events an agent loop reports. Every event may carry `at_ms`, the
+//! caller's wall-clock time in milliseconds: the core never reads a clock.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::config::{Config, MAX_SAFE_INT};
+use crate::error::{Error, Result, check_len, check_unit_range};
+
+/// Longest tool name, call id or provider name accepted, in bytes.
+pub const MAX_NAME_BYTES: usize = 256;
+/// Deepest JSON nesting accepted in tool arguments.
+pub const MAX_ARGS_DEPTH: usize = 64;
+
+/// One thing that happened in the agent loop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Event {
+    /// The user's message opens a turn; per-turn state resets.
+    TurnStart {
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+    /// One generated token's log-probability; `None` means the provider gave none.
+    Token {
+        logprob: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+    /// A batch of log-probabilities, plus how many tokens had none.
+    Tokens {
+        logprobs: Vec<f64>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        unavailable: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+    /// The agent's full response for this turn.
+    TurnComplete {
+        response: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+    /// Spend for one model call.
+    Cost {
+        #[serde(default)]
+        tokens_in: u64,
+        #[serde(default)]
+        tokens_out: u64,
+        #[serde(default)]
+        wallclock_ms: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        provider: Option<String>,
+        /// Money spent, in the unit of `Config::cost_cap_usd`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usd: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+    /// A grade for the current turn's response, in [0, 1].
+    QualityFeedback {
+        quality: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+    /// The user explicitly corrected the agent. With `corrects_last` (the
+    /// default) it is filed under the topic of the response it corrects;
+    /// otherwise under the current turn's topic.
+    UserCorrection {
+        message: String,
+        #[serde(default = "yes")]
+        corrects_last: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+    /// The agent called a tool.
+    ToolCall {
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        args: Option<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+    /// A tool returned.
+    ToolResult {
+        name: String,
+        ok: bool,
+        #[serde(default)]
+        duration_ms: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        result: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    },
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A borrowed view of an event: what the regulator actually consumes, so hot
+/// calls from JS need not build owned strings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EventRef<'a> {
+    TurnStart {
+        message: &'a str,
+        at_ms: Option<u64>,
+    },
+    Token {
+        logprob: Option<f64>,
+        at_ms: Option<u64>,
+    },
+    Tokens {
+        logprobs: &'a [f64],
+        unavailable: u64,
+        at_ms: Option<u64>,
+    },
+    TurnComplete {
+        response: &'a str,
+        at_ms: Option<u64>,
+    },
+    Cost {
+        tokens_in: u64,
+        tokens_out: u64,
+        wallclock_ms: u64,
+        provider: Option<&'a str>,
+        usd: Option<f64>,
+        at_ms: Option<u64>,
+    },
+    QualityFeedback {
+        quality: f64,
+        at_ms: Option<u64>,
+    },
+    UserCorrection {
+        message: &'a str,
+        corrects_last: bool,
+        at_ms: Option<u64>,
+    },
+    ToolCall {
+        name: &'a str,
+        args: Option<&'a Value>,
+        call_id: Option<&'a str>,
+        at_ms: Option<u64>,
+    },
+    ToolResult {
+        name: &'a str,
+        ok: bool,
+        duration_ms: u64,
+        error: Option<&'a str>,
+        result: Option<&'a str>,
+        call_id: Option<&'a str>,
+        at_ms: Option<u64>,
+    },
+}
+
+impl Event {
+    /// Parses one event from JSON text, naming what was wrong on failure.
+    pub fn from_json(text: &str) -> Result<Event> {
+        serde_json::from_str(text).map_err(|e| Error::type_error("event", e.to_string()))
+    }
+
+    pub fn as_ref(&self) -> EventRef<'_> {
+        match self {
+            Event::TurnStart { message, at_ms } => EventRef::TurnStart {
+                message,
+                at_ms: *at_ms,
+            },
+            Event::Token { logprob, at_ms } => EventRef::Token {
+                logprob: *logprob,
+                at_ms: *at_ms,
+            },
+            Event::Tokens {
+                logprobs,
+                unavailable,
+                at_ms,
+            } => EventRef::Tokens {
+                logprobs,
+                unavailable: *unavailable,
+                at_ms: *at_ms,
+            },
+            Event::TurnComplete { response, at_ms } => EventRef::TurnComplete {
+                response,
+                at_ms: *at_ms,
+            },
+            Event::Cost {
+                tokens_in,
+                tokens_out,
+                wallclock_ms,
+                provider,
+                usd,
+                at_ms,
+            } => EventRef::Cost {
+                tokens_in: *tokens_in,
+                tokens_out: *tokens_out,
+                wallclock_ms: *wallclock_ms,
+                provider: provider.as_deref(),
+                usd: *usd,
+                at_ms: *at_ms,
+            },
+            Event::QualityFeedback { quality, at_ms } => EventRef::QualityFeedback {
+                quality: *quality,
+                at_ms: *at_ms,
+            },
+            Event::UserCorrection {
+                message,
+                corrects_last,
+                at_ms,
+            } => EventRef::UserCorrection {
+                message,
+                corrects_last: *corrects_last,
+                at_ms: *at_ms,
+            },
+            Event::ToolCall {
+                name,
+                args,
+                call_id,
+                at_ms,
+            } => EventRef::ToolCall {
+                name,
+                args: args.as_ref(),
+                call_id: call_id.as_deref(),
+                at_ms: *at_ms,
+            },
+            Event::ToolResult {
+                name,
+                ok,
+                duration_ms,
+                error,
+                result,
+                call_id,
+                at_ms,
+            } => EventRef::ToolResult {
+                name,
+                ok: *ok,
+                duration_ms: *duration_ms,
+                error: error.as_deref(),
+                result: result.as_deref(),
+                call_id: call_id.as_deref(),
+                at_ms: *at_ms,
+            },
+        }
+    }
+
+    /// Checks every field against `config`; see [`EventRef::validate`].
+    pub fn validate(&self, config: &Config) -> Result<()> {
+        self.as_ref().validate(config)
+    }
+}
+
+impl EventRef<'_> {
+    /// The event's `type` string as it appears in JSON.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            EventRef::TurnStart { .. } => "turnStart",
+            EventRef::Token { .. } => "token",
+            EventRef::Tokens { .. } => "tokens",
+            EventRef::TurnComplete { .. } => "turnComplete",
+            EventRef::Cost { .. } => "cost",
+            EventRef::QualityFeedback { .. } => "qualityFeedback",
+            EventRef::UserCorrection { .. } => "userCorrection",
+            EventRef::ToolCall { .. } => "toolCall",
+            EventRef::ToolResult { .. } => "toolResult",
+        }
+    }
+
+    pub fn at_ms(&self) -> Option<u64> {
+        match *self {
+            EventRef::TurnStart { at_ms, .. }
+            | EventRef::Token { at_ms, .. }
+            | EventRef::Tokens { at_ms, .. }
+            | EventRef::TurnComplete { at_ms, .. }
+            | EventRef::Cost { at_ms, .. }
+            | EventRef::QualityFeedback { at_ms, .. }
+            | EventRef::UserCorrection { at_ms, .. }
+            | EventRef::ToolCall { at_ms, .. }
+            | EventRef::ToolResult { at_ms, .. } => at_ms,
+        }
+    }
+
+    /// Checks every field against `config`. Field names in errors are the JS
+    /// ones, prefixed with the event type (`qualityFeedback.quality`).
+    pub fn validate(&self, config: &Config) -> Result<()> {
+        let ty = self.type_name();
+        let field = |name| Fld(ty, name);
+        let max_text = config.max_text_bytes as usize;
+        if let Some(at) = self.at_ms() {
+            check_count(field("atMs"), at)?;
+        }
+        match *self {
+            EventRef::TurnStart { message, .. } => check_len(field("message"), message, max_text),
+            EventRef::Token { logprob, .. } => match logprob {
+                Some(lp) => check_logprob(field("logprob"), lp),
+                None => Ok(()),
+            },
+            EventRef::Tokens {
+                logprobs,
+                unavailable,
+                ..
+            } => {
+                if logprobs.len() > max_text {
+                    return Err(Error::range_error(
+                        field("logprobs").to_string(),
+                        format!("has {} entries; the limit is {max_text}", logprobs.len()),
+                    ));
+                }
+                for (i, lp) in logprobs.iter().enumerate() {
+                    check_logprob(Idx(ty, "logprobs", i), *lp)?;
+                }
+                check_count(field("unavailable"), unavailable)
+            }
+            EventRef::TurnComplete { response, .. } => {
+                check_len(field("response"), response, max_text)
+            }
+            EventRef::Cost {
+                tokens_in,
+                tokens_out,
+                wallclock_ms,
+                provider,
+                usd,
+                ..
+            } => {
+                check_count(field("tokensIn"), tokens_in)?;
+                check_count(field("tokensOut"), tokens_out)?;
+                check_count(field("wallclockMs"), wallclock_ms)?;
+                if let Some(p) = provider {
+                    check_len(field("provider"), p, MAX_NAME_BYTES)?;
+                }
+                if let Some(u) = usd {
+                    check_unit_range(field("usd"), u, 0.0, 1e12)?;
+                }
+                Ok(())
+            }
+            EventRef::QualityFeedback { quality, .. } => {
+                check_unit_range(field("quality"), quality, 0.0, 1.0)
+            }
+            EventRef::UserCorrection { message, .. } => {
+                check_len(field("message"), message, max_text)
+            }
+            EventRef::ToolCall {
+                name,
+                args,
+                call_id,
+                ..
+            } => {
+                check_name(field("name"), name)?;
+                if let Some(id) = call_id {
+                    check_len(field("callId"), id, MAX_NAME_BYTES)?;
+                }
+                if let Some(a) = args {
+                    check_args(field("args"), a, max_text)?;
+                }
+                Ok(())
+            }
+            EventRef::ToolResult {
+                name,
+                duration_ms,
+                error,
+                result,
+                call_id,
+                ..
+            } => {
+                check_name(field("name"), name)?;
+                check_count(field("durationMs"), duration_ms)?;
+                if let Some(e) = error {
+                    check_len(field("error"), e, max_text)?;
+                }
+                if let Some(r) = result {
+                    check_len(field("result"), r, max_text)?;
+                }
+                if let Some(id) = call_id {
+                    check_len(field("callId"), id, MAX_NAME_BYTES)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `type.name`, formatted only when an error needs it.
+struct Fld<'a>(&'a str, &'a str);
+
+impl fmt::Display for Fld<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
+/// `type.name[i]`.
+struct Idx<'a>(&'a str, &'a str, usize);
+
+impl fmt::Display for Idx<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}[{}]", self.0, self.1, self.2)
+    }
+}
+
+/// Counts and times must be exact JS integers.
+fn check_count(field: impl fmt::Display, n: u64) -> Result<()> {
+    if n > MAX_SAFE_INT {
+        return Err(Error::range_error(
+            field.to_string(),
+            format!("must be at most 2^53-1, got {n}"),
+        ));
+    }
+    Ok(())
+}
+
+/// A logprob is ln(p) for p in [0, 1]: at most 0, and -inf means p = 0.
+fn check_logprob(field: impl fmt::Display, lp: f64) -> Result<()> {
+    if lp.is_nan() {
+        return Err(Error::range_error(
+            field.to_string(),
+            "must be a number, got NaN",
+        ));
+    }
+    if lp > 0.0 {
+        return Err(Error::range_error(
+            field.to_string(),
+            format!("must be at most 0 (a log-probability), got {lp}"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_name(field: impl fmt::Display, name: &str) -> Result<()> {
+    if name.is_empty() {
+        return Err(Error::range_error(field.to_string(), "must not be empty"));
+    }
+    check_len(field, name, MAX_NAME_BYTES)
+}
+
+/// Bounds tool arguments by nesting depth and by total string/key bytes.
+fn check_args(field: impl fmt::Display, args: &Value, max_bytes: usize) -> Result<()> {
+    fn walk(v: &Value, depth: usize, budget: &mut usize) -> std::result::Result<(), &'static str> {
+        if depth > MAX_ARGS_DEPTH {
+            return Err("nests too deeply");
+        }
+        let cost = match v {
+            Value::String(s) => s.len(),
+            _ => 8,
+        };
+        *budget = budget.checked_sub(cost).ok_or("is too large")?;
+        match v {
+            Value::Array(items) => items.iter().try_for_each(|i| walk(i, depth + 1, budget)),
+            Value::Object(map) => map.iter().try_for_each(|(k, i)| {
+                *budget = budget.checked_sub(k.len()).ok_or("is too large")?;
+                walk(i, depth + 1, budget)
+            }),
+            _ => Ok(()),
+        }
+    }
+    let mut budget = max_bytes;
+    walk(args, 0, &mut budget).map_err(|why| {
+        Error::range_error(
+            field.to_string(),
+            format!("{why} (limit: depth {MAX_ARGS_DEPTH}, {max_bytes} bytes)"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_shape_is_camel_case_with_a_type_tag() {
+        let e =
+            Event::from_json(r#"{"type":"cost","tokensIn":25,"tokensOut":800,"wallclockMs":900}"#)
+                .unwrap();
+        assert_eq!(
+            e,
+            Event::Cost {
+                tokens_in: 25,
+                tokens_out: 800,
+                wallclock_ms: 900,
+                provider: None,
+                usd: None,
+                at_ms: None
+            }
+        );
+        let round = serde_json::to_string(&e).unwrap();
+        assert_eq!(
+            round,
+            r#"{"type":"cost","tokensIn":25,"tokensOut":800,"wallclockMs":900}"#
+        );
+        let c = Event::from_json(r#"{"type":"userCorrection","message":"no"}"#).unwrap();
+        assert!(matches!(
+            c,
+            Event::UserCorrection {
+                corrects_last: true,
+                ..
+            }
+        ));
+        let t = Event::from_json(
+            r#"{"type":"toolCall","name":"search","args":{"q":"late"},"callId":"c1"}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            t,
+            Event::ToolCall {
+                args: Some(_),
+                call_id: Some(_),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn unknown_types_fields_and_wrong_types_are_type_errors() {
+        for (text, needle) in [
+            (r#"{"type":"explode"}"#, "unknown variant `explode`"),
+            (
+                r#"{"type":"turnStart","message":"x","extra":1}"#,
+                "unknown field `extra`",
+            ),
+            (r#"{"type":"turnStart"}"#, "missing field `message`"),
+            (r#"{"type":"cost","tokensOut":-5}"#, "invalid value"),
+            (
+                r#"{"type":"qualityFeedback","quality":"good"}"#,
+                "invalid type",
+            ),
+            (r#"{"message":"x"}"#, "missing field `type`"),
+        ] {
+            let err = Event::from_json(text).unwrap_err();
+            assert_eq!(err.kind(), crate::error::ErrorKind::Type);
+            assert!(err.message().contains(needle), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn bad_values_are_range_errors_naming_the_field() {
+        let cfg = Config {
+            max_text_bytes: 10,
+            ..Config::default()
+        };
+        let cases = [
+            (
+                Event::QualityFeedback {
+                    quality: f64::NAN,
+                    at_ms: None,
+                },
+                "qualityFeedback.quality",
+            ),
+            (
+                Event::QualityFeedback {
+                    quality: 1.5,
+                    at_ms: None,
+                },
+                "qualityFeedback.quality",
+            ),
+            (
+                Event::QualityFeedback {
+                    quality: -0.1,
+                    at_ms: None,
+                },
+                "qualityFeedback.quality",
+            ),
+            (
+                Event::QualityFeedback {
+                    quality: f64::INFINITY,
+                    at_ms: None,
+                },
+                "qualityFeedback.quality",
+            ),
+            (
+                Event::Token {
+                    logprob: Some(f64::NAN),
+                    at_ms: None,
+                },
+                "token.logprob",
+            ),
+            (
+                Event::Token {
+                    logprob: Some(0.5),
+                    at_ms: None,
+                },
+                "token.logprob",
+            ),
+            (
+                Event::Tokens {
+                    logprobs: vec![-1.0, f64::INFINITY],
+                    unavailable: 0,
+                    at_ms: None,
+                },
+                "tokens.logprobs[1]",
+            ),
+            (
+                Event::TurnStart {
+                    message: "x".repeat(11),
+                    at_ms: None,
+                },
+                "turnStart.message",
+            ),
+            (
+                Event::TurnStart {
+                    message: "ok".into(),
+                    at_ms: Some(u64::MAX),
+                },
+                "turnStart.atMs",
+            ),
+            (
+                Event::Cost {
+                    tokens_in: 0,
+                    tokens_out: 1,
+                    wallclock_ms: 0,
+                    provider: None,
+                    usd: Some(f64::NAN),
+                    at_ms: None,
+                },
+                "cost.usd",
+            ),
+            (
+                Event::ToolCall {
+                    name: String::new(),
+                    args: None,
+                    call_id: None,
+                    at_ms: None,
+                },
+                "toolCall.name",
+            ),
+            (
+                Event::ToolCall {
+                    name: "t".into(),
+                    args: Some(Value::String("y".repeat(20))),
+                    call_id: None,
+                    at_ms: None,
+                },
+                "toolCall.args",
+            ),
+        ];
+        for (event, field) in cases {
+            let err = event.validate(&cfg).unwrap_err();
+            assert_eq!(err.kind(), crate::error::ErrorKind::Range, "{err}");
+            assert_eq!(err.field(), field, "{err}");
+        }
+    }
+
+    #[test]
+    fn accepted_edge_values() {
+        let cfg = Config::default();
+        for e in [
+            Event::Token {
+                logprob: Some(0.0),
+                at_ms: None,
+            },
+            Event::Token {
+                logprob: Some(-0.0),
+                at_ms: None,
+            },
+            Event::Token {
+                logprob: Some(f64::NEG_INFINITY),
+                at_ms: None,
+            },
+            Event::Token {
+                logprob: None,
+                at_ms: None,
+            },
+            Event::QualityFeedback {
+                quality: 0.0,
+                at_ms: Some(0),
+            },
+            Event::QualityFeedback {
+                quality: 1.0,
+                at_ms: None,
+            },
+        ] {
+            e.validate(&cfg).unwrap();
+        }
+    }
+}

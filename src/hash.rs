@@ -1,0 +1,92 @@
+//! A small, fast, platform-independent 64-bit hash (wyhash-style folding). Used for keyword tables,
+//! tool-call fingerprints and record ids; never for security.
+
+const K: u64 = 0x517c_c1b7_2722_0a95;
+
+/// Hashes bytes: short keys (the common case: words, tool names) take two
+/// 64×64→128-bit multiplies; longer ones fold 16 bytes per multiply.
+pub fn hash_bytes(seed: u64, bytes: &[u8]) -> u64 {
+    let len = bytes.len() as u64;
+    let h = seed ^ K0 ^ len.wrapping_mul(K1);
+    if bytes.len() <= 16 {
+        let (a, b) = read_short(bytes);
+        return fold(fold(a ^ h, b ^ K2), len ^ K0);
+    }
+    let mut h = h;
+    let mut chunks = bytes.chunks_exact(16);
+    for c in &mut chunks {
+        let (a, b) = c.split_at(8);
+        h = fold(read8(a) ^ h, read8(b) ^ K1);
+    }
+    // The last 16 bytes (overlapping what was already folded) finish it.
+    let tail = bytes.get(bytes.len() - 16..).unwrap_or(bytes);
+    let (a, b) = tail.split_at(8);
+    fold(fold(read8(a) ^ h, read8(b) ^ K2), len ^ K0)
+}
+
+/// A key of at most 16 bytes as two words, with overlapping loads instead of a
+/// variable-length copy (which compiles to a `memcpy` call). Together with the
+/// length this determines the key exactly.
+pub fn read_short(b: &[u8]) -> (u64, u64) {
+    let n = b.len();
+    let r4 = |i: usize| {
+        b.get(i..i + 4)
+            .and_then(|s| <[u8; 4]>::try_from(s).ok())
+            .map_or(0, u32::from_le_bytes)
+    };
+    if n >= 8 {
+        (read8(b), read8(b.get(n - 8..).unwrap_or(b)))
+    } else if n >= 4 {
+        (u64::from(r4(0)), u64::from(r4(n - 4)))
+    } else if n > 0 {
+        let at = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
+        (at(0) | at(n / 2) << 8 | at(n - 1) << 16, 0)
+    } else {
+        (0, 0)
+    }
+}
+
+const K0: u64 = 0xa076_1d64_78bd_642f;
+const K1: u64 = 0xe703_7ed1_a0b4_28db;
+const K2: u64 = 0x8ebc_6af0_9c88_c6e3;
+
+/// Multiplies to 128 bits and folds the halves: cheap and well mixing.
+fn fold(a: u64, b: u64) -> u64 {
+    let p = u128::from(a).wrapping_mul(u128::from(b));
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+/// The first 8 bytes, little-endian (callers pass at least 8).
+fn read8(b: &[u8]) -> u64 {
+    b.get(..8)
+        .and_then(|s| <[u8; 8]>::try_from(s).ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// The splitmix64 finaliser: every input bit affects every output bit.
+pub fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Folds one more value into a running hash.
+pub fn combine(h: u64, v: u64) -> u64 {
+    mix(h.rotate_left(17) ^ v.wrapping_mul(K))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stable_and_sensitive() {
+        assert_eq!(hash_bytes(0, b"search"), hash_bytes(0, b"search"));
+        assert_ne!(hash_bytes(0, b"search"), hash_bytes(0, b"searcH"));
+        assert_ne!(hash_bytes(0, b"abcdefgh"), hash_bytes(0, b"abcdefgh\0"));
+        assert_ne!(hash_bytes(1, b"x"), hash_bytes(2, b"x"));
+        assert_ne!(hash_bytes(0, b""), hash_bytes(0, b"\0"));
+        // Pinned: ids and fingerprints must not change between builds or platforms.
+        assert_eq!(hash_bytes(0, b"reins"), hash_bytes(0, "reins".as_bytes()));
+    }
+}

@@ -1,0 +1,555 @@
+//! Orchestration: validate an event, route it to the detectors, and rank what
+//! they report. No clock, no randomness, no I/O: the same events give the
+//! same decisions everywhere.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::config::Config;
+use crate::decision::{Decision, Verdict, suggestion};
+use crate::detect::confidence::Shape;
+use crate::detect::corrections::{self, MAX_TEXT_CHARS, Record, Source};
+use crate::detect::scope::{drift_score, drift_tokens, task_tokens};
+use crate::detect::{EPS, tools};
+use crate::error::{Error, Result};
+use crate::event::{Event, EventRef, MAX_NAME_BYTES};
+use crate::hash::{combine, hash_bytes};
+use crate::state::{
+    FORMAT, LastResponse, Memory, Response, Session, Snapshot, SnapshotRef, TopicStats, VERSION,
+};
+use crate::text::Scratch;
+use crate::text::{KeywordBag, redact_secrets, topic_key, truncate_chars};
+
+/// A regulator for one user. Feed it events, ask it `decide()`.
+#[derive(Debug, Clone)]
+pub struct Regulator {
+    user_id: String,
+    config: Config,
+    id_seed: u64,
+    memory: Memory,
+    session: Session,
+    /// Drift of the current response, derived from the session (not persisted).
+    drift: Option<f64>,
+    scratch: Scratch,
+}
+
+fn check_user_id(user_id: &str) -> Result<()> {
+    if user_id.is_empty() || user_id.len() > MAX_NAME_BYTES {
+        return Err(Error::range_error(
+            "userId",
+            format!("must be 1 to {MAX_NAME_BYTES} bytes"),
+        ));
+    }
+    Ok(())
+}
+
+impl Regulator {
+    /// A fresh regulator for `user_id`.
+    pub fn new(user_id: impl Into<String>, config: Config) -> Result<Self> {
+        let user_id = user_id.into();
+        check_user_id(&user_id)?;
+        config.validate()?;
+        Ok(Self {
+            user_id,
+            config,
+            id_seed: 0,
+            memory: Memory::default(),
+            session: Session::default(),
+            drift: None,
+            scratch: Scratch::default(),
+        })
+    }
+
+    /// Seeds correction-record ids. The core never reads a random source, so
+    /// the binding passes random bits here; two regulators of one user that
+    /// will be merged should have different seeds.
+    pub fn with_id_seed(mut self, seed: u64) -> Self {
+        self.id_seed = seed;
+        self
+    }
+
+    pub fn user_id(&self) -> &str {
+        &self.user_id
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Replaces the thresholds, keeping every counter; shrunk caps trim.
+    pub fn set_config(&mut self, config: Config) -> Result<()> {
+        config.validate()?;
+        let records: Vec<Record> = self.memory.corrections.records().cloned().collect();
+        self.memory.corrections = corrections::Store::from_records(records, &config);
+        let budget = &mut self.session.budget;
+        while budget.quality.len() > config.quality_history as usize {
+            budget.quality.pop_front();
+        }
+        let window = &mut self.session.tokens.window;
+        while window.len() > config.logprob_window as usize {
+            window.pop_front();
+        }
+        self.config = config;
+        Ok(())
+    }
+
+    /// Starts a new task: spend, quality and the current turn reset; memory
+    /// (corrections, topic statistics) stays.
+    pub fn reset_session(&mut self) {
+        self.session = Session::default();
+        self.drift = None;
+    }
+
+    /// Ingests one owned event.
+    pub fn on_event(&mut self, event: &Event) -> Result<()> {
+        self.apply(event.as_ref())
+    }
+
+    /// Ingests one event. On error nothing has changed.
+    pub fn apply(&mut self, event: EventRef<'_>) -> Result<()> {
+        event.validate(&self.config)?;
+        if let Some(at) = event.at_ms() {
+            self.session.last_at_ms = Some(self.session.last_at_ms.map_or(at, |t| t.max(at)));
+        }
+        match event {
+            EventRef::TurnStart { message, at_ms } => self.on_turn_start(message, at_ms),
+            EventRef::Token { logprob, .. } => {
+                self.session
+                    .tokens
+                    .record(logprob, self.config.logprob_window as usize);
+            }
+            EventRef::Tokens {
+                logprobs,
+                unavailable,
+                ..
+            } => {
+                let keep = self.config.logprob_window as usize;
+                // Only the newest `keep` can stay in the window; count the rest.
+                let skip = logprobs.len().saturating_sub(keep);
+                self.session.tokens.total = self.session.tokens.total.saturating_add(skip as u64);
+                for &lp in logprobs.iter().skip(skip) {
+                    self.session.tokens.record(Some(lp), keep);
+                }
+                self.session.tokens.record_unavailable(unavailable);
+            }
+            EventRef::TurnComplete { response, at_ms } => self.on_turn_complete(response, at_ms),
+            EventRef::Cost {
+                tokens_in,
+                tokens_out,
+                wallclock_ms,
+                usd,
+                ..
+            } => {
+                self.session
+                    .budget
+                    .record_cost(tokens_in, tokens_out, wallclock_ms, usd);
+            }
+            EventRef::QualityFeedback { quality, .. } => self.on_quality(quality),
+            EventRef::UserCorrection {
+                message,
+                corrects_last,
+                at_ms,
+            } => {
+                self.on_correction(message, corrects_last, at_ms);
+            }
+            EventRef::ToolCall { name, call_id, .. } => {
+                self.session.tools.record_call(name, call_id);
+                self.session.tool_calls_total = self.session.tool_calls_total.saturating_add(1);
+            }
+            EventRef::ToolResult {
+                name,
+                ok,
+                duration_ms,
+                call_id,
+                ..
+            } => {
+                self.session
+                    .tools
+                    .record_result(name, ok, duration_ms, call_id);
+            }
+        }
+        Ok(())
+    }
+
+    fn on_turn_start(&mut self, message: &str, at_ms: Option<u64>) {
+        let task = KeywordBag::from_text_with(message, &mut self.scratch);
+        let topic = topic_key(&task);
+        if self.is_implicit_correction(&topic, at_ms) {
+            let id = self.add_record(&topic, message, Source::Implicit, at_ms);
+            self.memory.implicit_corrections = self.memory.implicit_corrections.saturating_add(1);
+            if let Some(last) = self.session.last_response.as_mut() {
+                last.implicit_id = id;
+            }
+        }
+        let s = &mut self.session;
+        s.turns = s.turns.saturating_add(1);
+        s.task = task;
+        s.response = None;
+        s.tools = tools::ToolTurn::default();
+        s.tokens = Default::default();
+        self.drift = None;
+        let at = at_ms.or(s.last_at_ms).unwrap_or(0);
+        if let Some(stats) = self.memory.topic_mut(&topic) {
+            stats.turns = stats.turns.saturating_add(1);
+            stats.last_at_ms = stats.last_at_ms.max(at);
+        }
+        self.session.topic = topic;
+    }
+
+    /// A quick retry on the topic of the last, not yet corrected, response.
+    fn is_implicit_correction(&self, topic: &str, at_ms: Option<u64>) -> bool {
+        let (Some(window), Some(last), Some(now)) = (
+            self.config.implicit_correction_window_ms,
+            self.session.last_response.as_ref(),
+            at_ms,
+        ) else {
+            return false;
+        };
+        let in_window = last
+            .at_ms
+            .and_then(|then| now.checked_sub(then))
+            .is_some_and(|dt| dt <= window);
+        in_window
+            && !topic.is_empty()
+            && topic == last.topic
+            && last.implicit_id.is_none()
+            && !last.explicit
+    }
+
+    fn on_turn_complete(&mut self, response: &str, at_ms: Option<u64>) {
+        let keywords = KeywordBag::from_text_with(response, &mut self.scratch);
+        self.drift = drift_score(&self.session.task, &keywords);
+        let s = &mut self.session;
+        s.response = Some(Response {
+            keywords,
+            shape: Shape::of(response),
+            graded: false,
+        });
+        s.last_response = Some(LastResponse {
+            turn: s.turns,
+            topic: s.topic.clone(),
+            at_ms,
+            implicit_id: None,
+            explicit: false,
+        });
+    }
+
+    fn on_quality(&mut self, quality: f64) {
+        self.session
+            .budget
+            .record_quality(quality, self.config.quality_history as usize);
+        // Only this turn's response learns from it, and only once.
+        let Some(resp) = self.session.response.as_mut().filter(|r| !r.graded) else {
+            return;
+        };
+        resp.graded = true;
+        if let Some(stats) = self.memory.topic_mut(&self.session.topic) {
+            stats.feedback = stats.feedback.saturating_add(1);
+            stats.quality_sum += quality;
+        }
+    }
+
+    fn on_correction(&mut self, message: &str, corrects_last: bool, at_ms: Option<u64>) {
+        let last = if corrects_last {
+            self.session.last_response.as_mut()
+        } else {
+            None
+        };
+        let Some(last) = last else {
+            let topic = self.session.topic.clone();
+            self.add_record(&topic, message, Source::Explicit, at_ms);
+            return;
+        };
+        let topic = last.topic.clone();
+        let was_explicit = std::mem::replace(&mut last.explicit, true);
+        // The user's own words replace the retry text we inferred for this response.
+        if let Some(id) = last.implicit_id.take().filter(|_| !was_explicit)
+            && self.memory.corrections.upgrade(&id, clean_text(message))
+        {
+            return;
+        }
+        self.add_record(&topic, message, Source::Explicit, at_ms);
+    }
+
+    /// Files a correction; returns its id, or `None` when there is no topic.
+    fn add_record(
+        &mut self,
+        topic: &str,
+        text: &str,
+        source: Source,
+        at_ms: Option<u64>,
+    ) -> Option<String> {
+        if topic.is_empty() {
+            return None;
+        }
+        let text = clean_text(text);
+        let at_ms = at_ms.or(self.session.last_at_ms).unwrap_or(0);
+        let seq = self.memory.seq;
+        self.memory.seq = seq.saturating_add(1);
+        let h = combine(hash_bytes(self.id_seed, topic.as_bytes()), seq);
+        let h = combine(combine(h, hash_bytes(0, text.as_bytes())), at_ms);
+        let id = format!("{h:016x}");
+        let record = Record {
+            id: id.clone(),
+            topic: topic.to_string(),
+            at_ms,
+            seq,
+            source,
+            text,
+        };
+        self.memory.corrections.add(record, &self.config);
+        Some(id)
+    }
+
+    /// The decision for the current state. Pure: asking twice gives the same answer.
+    pub fn decide(&self) -> Decision {
+        let cfg = &self.config;
+        let s = &self.session;
+        let mut concerns = Vec::new();
+        let breaks = [
+            s.budget.cost_break(cfg),
+            s.budget.decline_break(cfg),
+            tools::detect_loop(cfg, &s.tools),
+        ];
+        for reason in breaks.into_iter().flatten() {
+            concerns.push(Verdict::CircuitBreak {
+                suggestion: suggestion(&reason),
+                reason,
+            });
+        }
+        if let (Some(score), Some(resp)) = (self.drift, &s.response)
+            && score >= cfg.drift_warn_threshold - EPS
+        {
+            concerns.push(Verdict::ScopeDrift {
+                drift_score: score,
+                drift_tokens: drift_tokens(&s.task, &resp.keywords),
+                task_tokens: task_tokens(&s.task),
+            });
+        }
+        if let Some(p) = self.memory.corrections.pattern(&s.topic, cfg) {
+            concerns.push(Verdict::Procedural { patterns: vec![p] });
+        }
+        Decision::from_concerns(concerns)
+    }
+
+    /// Confidence in the current response: logprobs, else its shape, else 0.5.
+    pub fn confidence(&self) -> f64 {
+        self.session
+            .tokens
+            .confidence(self.session.response.as_ref().map(|r| r.shape))
+    }
+
+    pub fn logprob_coverage(&self) -> f64 {
+        self.session.tokens.coverage()
+    }
+
+    /// Drift score of the current response, when both sides have keywords.
+    pub fn drift_score(&self) -> Option<f64> {
+        self.drift
+    }
+
+    /// The current turn's topic key (empty when it has none).
+    pub fn topic(&self) -> &str {
+        &self.session.topic
+    }
+
+    /// The block of past corrections for the current topic, whatever else the
+    /// decision says (a drift warning no longer hides it).
+    pub fn corrections_prelude(&self) -> Option<String> {
+        corrections::prelude(
+            self.memory
+                .corrections
+                .pattern(&self.session.topic, &self.config)
+                .as_ref(),
+        )
+    }
+
+    /// `prompt` with the corrections prelude in front, or unchanged.
+    pub fn inject_corrections(&self, prompt: &str) -> String {
+        corrections::inject(self.corrections_prelude(), prompt)
+    }
+
+    /// Correction records, by topic then age.
+    pub fn corrections(&self) -> impl Iterator<Item = &Record> {
+        self.memory.corrections.records()
+    }
+
+    pub fn topic_stats(&self, topic: &str) -> Option<&TopicStats> {
+        self.memory.topics.get(topic)
+    }
+
+    /// Calls per tool name this turn.
+    pub fn tool_counts(&self) -> &BTreeMap<String, u64> {
+        &self.session.tools.counts
+    }
+
+    /// Numeric metrics under stable `reins.` keys; every value is finite.
+    pub fn metrics(&self) -> BTreeMap<&'static str, f64> {
+        let s = &self.session;
+        let b = &s.budget;
+        let t = &s.tools;
+        let n = |v: u64| v as f64;
+        BTreeMap::from([
+            ("reins.confidence", self.confidence()),
+            ("reins.logprob_coverage", self.logprob_coverage()),
+            ("reins.total_tokens_in", n(b.tokens_in)),
+            ("reins.total_tokens_out", n(b.tokens_out)),
+            ("reins.total_wallclock_ms", n(b.wallclock_ms)),
+            ("reins.total_usd", b.usd),
+            ("reins.cost_events", n(b.cost_events)),
+            ("reins.cost_cap_tokens", n(self.config.cost_cap_tokens)),
+            ("reins.quality_samples", n(b.quality.len() as u64)),
+            ("reins.turns", n(s.turns)),
+            ("reins.tool_total_calls", n(t.calls)),
+            ("reins.tool_total_duration_ms", n(t.duration_ms)),
+            ("reins.tool_failure_count", n(t.failures)),
+            ("reins.tool_calls_all_turns", n(s.tool_calls_total)),
+            (
+                "reins.implicit_corrections_count",
+                n(self.memory.implicit_corrections),
+            ),
+            (
+                "reins.correction_records",
+                n(self.memory.corrections.len() as u64),
+            ),
+        ])
+    }
+
+    /// The full state as a snapshot value.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            format: FORMAT.into(),
+            version: VERSION,
+            user_id: self.user_id.clone(),
+            config: self.config.clone(),
+            memory: self.memory.clone(),
+            session: self.session.clone(),
+        }
+    }
+
+    /// The snapshot as JSON. `import(export())` behaves exactly like `self`,
+    /// and exporting it again gives the same bytes.
+    pub fn export(&self) -> String {
+        SnapshotRef {
+            format: FORMAT,
+            version: VERSION,
+            user_id: &self.user_id,
+            config: &self.config,
+            memory: &self.memory,
+            session: &self.session,
+        }
+        .to_json()
+    }
+
+    /// A regulator restored from `export()` output (or a noos 0.4.1 state).
+    pub fn import(json: &str) -> Result<Self> {
+        Ok(Self::from_valid(Snapshot::from_json(json)?))
+    }
+
+    /// A regulator restored from a snapshot value (validated here).
+    pub fn from_snapshot(snap: Snapshot) -> Result<Self> {
+        snap.validate()?;
+        Ok(Self::from_valid(snap))
+    }
+
+    fn from_valid(snap: Snapshot) -> Self {
+        let drift = snap
+            .session
+            .response
+            .as_ref()
+            .and_then(|r| drift_score(&snap.session.task, &r.keywords));
+        Self {
+            user_id: snap.user_id,
+            config: snap.config,
+            id_seed: 0,
+            memory: snap.memory,
+            session: snap.session,
+            drift,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// Merges another copy of this user's memory (e.g. from another tab) into
+    /// this one. Config and session stay this regulator's own.
+    pub fn merge(&mut self, json: &str) -> Result<()> {
+        let other = Snapshot::from_json(json)?;
+        self.merge_snapshot(&other)
+    }
+
+    pub fn merge_snapshot(&mut self, other: &Snapshot) -> Result<()> {
+        if other.user_id != self.user_id {
+            return Err(Error::range_error(
+                "snapshot.userId",
+                format!(
+                    "is {:?}, but this regulator belongs to {:?}; users never mix",
+                    other.user_id, self.user_id
+                ),
+            ));
+        }
+        self.memory = self.memory.merge(&other.memory, &self.config);
+        Ok(())
+    }
+
+    // Convenience calls for Rust users; each builds an `EventRef`.
+
+    pub fn turn_start(&mut self, message: &str, at_ms: Option<u64>) -> Result<()> {
+        self.apply(EventRef::TurnStart { message, at_ms })
+    }
+
+    pub fn turn_complete(&mut self, response: &str, at_ms: Option<u64>) -> Result<()> {
+        self.apply(EventRef::TurnComplete { response, at_ms })
+    }
+
+    pub fn cost(&mut self, tokens_in: u64, tokens_out: u64, wallclock_ms: u64) -> Result<()> {
+        self.apply(EventRef::Cost {
+            tokens_in,
+            tokens_out,
+            wallclock_ms,
+            provider: None,
+            usd: None,
+            at_ms: None,
+        })
+    }
+
+    pub fn quality_feedback(&mut self, quality: f64) -> Result<()> {
+        self.apply(EventRef::QualityFeedback {
+            quality,
+            at_ms: None,
+        })
+    }
+
+    pub fn user_correction(&mut self, message: &str) -> Result<()> {
+        self.apply(EventRef::UserCorrection {
+            message,
+            corrects_last: true,
+            at_ms: None,
+        })
+    }
+
+    pub fn tool_call(&mut self, name: &str, args: Option<&Value>) -> Result<()> {
+        self.apply(EventRef::ToolCall {
+            name,
+            args,
+            call_id: None,
+            at_ms: None,
+        })
+    }
+
+    pub fn tool_result(&mut self, name: &str, ok: bool, duration_ms: u64) -> Result<()> {
+        self.apply(EventRef::ToolResult {
+            name,
+            ok,
+            duration_ms,
+            error: None,
+            result: None,
+            call_id: None,
+            at_ms: None,
+        })
+    }
+}
+
+/// What is stored of a user's words: secrets removed, length capped.
+fn clean_text(text: &str) -> String {
+    truncate_chars(&redact_secrets(text), MAX_TEXT_CHARS)
+}

@@ -1,0 +1,457 @@
+//! The persisted snapshot: versioned, lossless and mergeable.
+//!
+//! `memory` is what outlives a task (corrections, per-topic statistics) and
+//! merges across copies of one user; `session` is the running task (spend,
+//! quality, the current turn), so a Worker can export after one request and
+//! import before the next and regulate as if it had never stopped.
+
+use std::collections::BTreeMap;
+
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::config::Config;
+use crate::detect::budget::Budget;
+use crate::detect::confidence::{MAX_NLL, Shape, TokenStats};
+use crate::detect::corrections::{MAX_KEY_BYTES, Record, Source, Store};
+use crate::detect::tools::{MAX_TOOL_NAMES, RECENT_CALLS, ToolTurn};
+use crate::error::{Error, Result};
+use crate::event::MAX_NAME_BYTES;
+use crate::hash::{combine, hash_bytes};
+use crate::text::{KeywordBag, topic_key};
+
+/// Identifies a reins snapshot among other JSON.
+pub const FORMAT: &str = "reins.state";
+/// The snapshot version this build writes. It reads this one and the
+/// reference design's (noos 0.4.1) `RegulatorState`.
+pub const VERSION: u32 = 1;
+/// Topics with statistics kept (the most recently active).
+pub const MAX_TOPICS: usize = 256;
+
+/// Learned per-topic statistics.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TopicStats {
+    pub turns: u64,
+    pub feedback: u64,
+    pub quality_sum: f64,
+    pub last_at_ms: u64,
+}
+
+impl TopicStats {
+    /// Merge keeps the more-informed copy; a max is order-independent.
+    fn merge_key(&self) -> (u64, u64, u64, u64) {
+        (
+            self.turns,
+            self.feedback,
+            self.last_at_ms,
+            self.quality_sum.to_bits(),
+        )
+    }
+
+    pub fn mean_quality(&self) -> Option<f64> {
+        (self.feedback > 0).then(|| self.quality_sum / self.feedback as f64)
+    }
+}
+
+/// What outlives a task.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Memory {
+    /// Records created so far by this lineage (orders records of one millisecond).
+    pub seq: u64,
+    pub implicit_corrections: u64,
+    pub corrections: Store,
+    pub topics: BTreeMap<String, TopicStats>,
+}
+
+impl Memory {
+    /// Union of two memories, trimmed to `cfg`'s caps. Commutative,
+    /// associative and idempotent; neither input changes.
+    pub fn merge(&self, other: &Memory, cfg: &Config) -> Memory {
+        let mut topics = self.topics.clone();
+        for (k, v) in &other.topics {
+            match topics.get(k) {
+                Some(cur) if cur.merge_key() >= v.merge_key() => {}
+                _ => {
+                    topics.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        trim_topics(&mut topics);
+        Memory {
+            seq: self.seq.max(other.seq),
+            implicit_corrections: self.implicit_corrections.max(other.implicit_corrections),
+            corrections: self.corrections.merge(&other.corrections, cfg),
+            topics,
+        }
+    }
+
+    pub fn topic_mut(&mut self, topic: &str) -> Option<&mut TopicStats> {
+        if topic.is_empty() {
+            return None;
+        }
+        if !self.topics.contains_key(topic) {
+            self.topics.insert(topic.to_string(), TopicStats::default());
+            trim_topics(&mut self.topics);
+        }
+        self.topics.get_mut(topic)
+    }
+
+    fn validate(&self, cfg: &Config) -> Result<()> {
+        self.corrections.validate(cfg)?;
+        if self.topics.len() > MAX_TOPICS {
+            return Err(Error::range_error(
+                "memory.topics",
+                format!("has more than {MAX_TOPICS} topics"),
+            ));
+        }
+        for (k, t) in &self.topics {
+            let f = format!("memory.topics[{k:?}]");
+            if k.is_empty() || k.len() > MAX_KEY_BYTES {
+                return Err(Error::range_error(
+                    f,
+                    format!("key must be 1 to {MAX_KEY_BYTES} bytes"),
+                ));
+            }
+            if !t.quality_sum.is_finite()
+                || t.quality_sum < 0.0
+                || t.quality_sum > t.feedback as f64
+            {
+                return Err(Error::range_error(
+                    f + ".qualitySum",
+                    "must be between 0 and feedback",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Keeps the most recently active topics; ties broken by key for a total order.
+fn trim_topics(topics: &mut BTreeMap<String, TopicStats>) {
+    while topics.len() > MAX_TOPICS {
+        let oldest = topics
+            .iter()
+            .min_by(|a, b| (a.1.last_at_ms, a.0).cmp(&(b.1.last_at_ms, b.0)))
+            .map(|(k, _)| k.clone());
+        match oldest {
+            Some(k) => topics.remove(&k),
+            None => break,
+        };
+    }
+}
+
+/// The current turn's response, reduced to what the detectors need.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Response {
+    pub keywords: KeywordBag,
+    pub shape: Shape,
+    /// Quality feedback already counted for this response.
+    pub graded: bool,
+}
+
+/// The most recent response, kept across the next turn start so a retry or
+/// an explicit correction can be filed against it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LastResponse {
+    pub turn: u64,
+    pub topic: String,
+    pub at_ms: Option<u64>,
+    /// The implicit correction already filed against it (one per response).
+    pub implicit_id: Option<String>,
+    pub explicit: bool,
+}
+
+/// The running task.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Session {
+    pub turns: u64,
+    pub last_at_ms: Option<u64>,
+    pub topic: String,
+    pub task: KeywordBag,
+    pub response: Option<Response>,
+    pub tools: ToolTurn,
+    pub tokens: TokenStats,
+    pub budget: Budget,
+    pub last_response: Option<LastResponse>,
+    pub tool_calls_total: u64,
+}
+
+impl Session {
+    fn validate(&self, cfg: &Config) -> Result<()> {
+        let bad = |f: &str, m: &str| Err(Error::range_error(format!("session.{f}"), m.to_string()));
+        if self.topic.len() > MAX_KEY_BYTES {
+            return bad("topic", "is too long");
+        }
+        let b = &self.budget;
+        if b.quality.len() > cfg.quality_history as usize {
+            return bad("budget.quality", "has more samples than qualityHistory");
+        }
+        if b.quality.iter().any(|q| !(0.0..=1.0).contains(q)) {
+            return bad("budget.quality", "samples must be between 0 and 1");
+        }
+        if !b.usd.is_finite() || b.usd < 0.0 {
+            return bad("budget.usd", "must be a finite amount of at least 0");
+        }
+        let t = &self.tokens;
+        if t.window.len() > cfg.logprob_window as usize {
+            return bad("tokens.window", "is longer than logprobWindow");
+        }
+        if t.window.iter().any(|v| !(0.0..=MAX_NLL).contains(v)) {
+            return bad("tokens.window", "values must be between 0 and 30");
+        }
+        if t.unavailable > t.total {
+            return bad("tokens.unavailable", "exceeds tokens.total");
+        }
+        let tools = &self.tools;
+        if tools.recent.len() > RECENT_CALLS || tools.counts.len() > MAX_TOOL_NAMES + 1 {
+            return bad("tools", "holds more calls or names than the caps");
+        }
+        let names = tools
+            .recent
+            .iter()
+            .map(|c| &c.name)
+            .chain(tools.counts.keys());
+        if names
+            .clone()
+            .any(|n| n.is_empty() || n.len() > MAX_NAME_BYTES)
+        {
+            return bad("tools", "has an empty or over-long tool name");
+        }
+        if tools
+            .recent
+            .iter()
+            .filter_map(|c| c.call_id.as_ref())
+            .any(|id| id.len() > MAX_NAME_BYTES)
+        {
+            return bad("tools.recent", "has an over-long call id");
+        }
+        if tools.run_len > tools.calls || (tools.run_len == 0) != tools.recent.is_empty() {
+            return bad("tools.runLen", "does not match the recorded calls");
+        }
+        if let Some(l) = &self.last_response
+            && (l.topic.len() > MAX_KEY_BYTES
+                || l.implicit_id
+                    .as_ref()
+                    .is_some_and(|i| i.len() > MAX_KEY_BYTES))
+        {
+            return bad("lastResponse", "has an over-long topic or id");
+        }
+        Ok(())
+    }
+}
+
+/// Everything a regulator needs to carry on elsewhere.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Snapshot {
+    pub format: String,
+    pub version: u32,
+    pub user_id: String,
+    pub config: Config,
+    pub memory: Memory,
+    #[serde(default)]
+    pub session: Session,
+}
+
+/// A snapshot made of borrowed parts, so exporting never clones the state.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SnapshotRef<'a> {
+    pub format: &'a str,
+    pub version: u32,
+    pub user_id: &'a str,
+    pub config: &'a Config,
+    pub memory: &'a Memory,
+    pub session: &'a Session,
+}
+
+impl SnapshotRef<'_> {
+    pub fn to_json(&self) -> String {
+        // Sized up front: growing the buffer by doubling is a large share of export.
+        let estimate = 1024
+            + self
+                .memory
+                .corrections
+                .records()
+                .map(|r| r.text.len() + 64)
+                .sum::<usize>();
+        let mut out = Vec::with_capacity(estimate);
+        // Serialising plain data with string keys into memory cannot fail, and
+        // serde_json writes only valid UTF-8.
+        if serde_json::to_writer(&mut out, self).is_err() {
+            return String::new();
+        }
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
+impl Snapshot {
+    pub fn to_json(&self) -> String {
+        SnapshotRef {
+            format: &self.format,
+            version: self.version,
+            user_id: &self.user_id,
+            config: &self.config,
+            memory: &self.memory,
+            session: &self.session,
+        }
+        .to_json()
+    }
+
+    /// Parses any snapshot this build reads: the current version, or a noos
+    /// 0.4.1 `RegulatorState` (its correction examples become records).
+    pub fn from_json(text: &str) -> Result<Snapshot> {
+        // The common case parses once, straight into the typed structs.
+        if let Ok(snap) = serde_json::from_str::<Snapshot>(text)
+            && snap.format == FORMAT
+            && snap.version == VERSION
+        {
+            snap.validate()?;
+            return Ok(snap);
+        }
+        // Otherwise read only the identifying fields (the rest is skipped, not
+        // built) to say precisely what is wrong, or to read an older format.
+        let head: Header = serde_json::from_str(text)
+            .map_err(|e| Error::type_error("snapshot", format!("is not a JSON object: {e}")))?;
+        let snap = match head.format {
+            Some(Value::String(f)) if f == FORMAT => {
+                let version = head
+                    .version
+                    .as_ref()
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| {
+                        Error::type_error("snapshot.version", "must be a whole number")
+                    })?;
+                if version > u64::from(VERSION) {
+                    return Err(Error::range_error(
+                        "snapshot.version",
+                        format!(
+                            "is {version}, newer than this reins reads (up to {VERSION}); upgrade reins"
+                        ),
+                    ));
+                }
+                if version < 1 {
+                    return Err(Error::range_error(
+                        "snapshot.version",
+                        format!("{version} was never written"),
+                    ));
+                }
+                serde_json::from_str::<Snapshot>(text)
+                    .map_err(|e| Error::type_error("snapshot", e.to_string()))?
+            }
+            Some(other) => {
+                return Err(Error::type_error(
+                    "snapshot.format",
+                    format!("is {other}, not {FORMAT:?}"),
+                ));
+            }
+            None if head.user_id.is_some() && head.learned.is_some() => {
+                let value: Value = serde_json::from_str(text)
+                    .map_err(|e| Error::type_error("snapshot", e.to_string()))?;
+                from_noos(&value)?
+            }
+            None => {
+                return Err(Error::type_error(
+                    "snapshot",
+                    "is not a reins snapshot (no \"format\" field)",
+                ));
+            }
+        };
+        snap.validate()?;
+        Ok(snap)
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        if self.user_id.is_empty() || self.user_id.len() > MAX_NAME_BYTES {
+            return Err(Error::range_error(
+                "snapshot.userId",
+                format!("must be 1 to {MAX_NAME_BYTES} bytes"),
+            ));
+        }
+        self.config
+            .validate()
+            .map_err(|e| Error::range_error(format!("snapshot.{}", e.field()), e.message()))?;
+        self.memory.validate(&self.config)?;
+        self.session.validate(&self.config)
+    }
+}
+
+/// The fields that tell which kind of snapshot a text is.
+#[derive(Deserialize)]
+struct Header {
+    format: Option<Value>,
+    version: Option<Value>,
+    user_id: Option<IgnoredAny>,
+    learned: Option<IgnoredAny>,
+}
+
+/// The reference design's snapshot: each pattern's example corrections
+/// (stored newest first) become records under our topic key for the same words.
+fn from_noos(value: &Value) -> Result<Snapshot> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| Error::type_error("snapshot", "must be a JSON object"))?;
+    let user_id = obj
+        .get("user_id")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::type_error("snapshot.user_id", "must be a string"))?
+        .to_string();
+    let cfg = Config::default();
+    let mut records = Vec::new();
+    let mut seq = 0u64;
+    if let Some(patterns) = obj.get("correction_patterns") {
+        let patterns = patterns.as_object().ok_or_else(|| {
+            Error::type_error("snapshot.correction_patterns", "must be an object")
+        })?;
+        for (key, pattern) in patterns {
+            let examples = match pattern.get("example_corrections") {
+                None => Vec::new(),
+                Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+                Some(_) => {
+                    return Err(Error::type_error(
+                        format!("snapshot.correction_patterns[{key:?}].example_corrections"),
+                        "must be an array of strings",
+                    ));
+                }
+            };
+            let topic = topic_key(&KeywordBag::from_text(&key.replace('+', " ")));
+            for text in examples.into_iter().rev() {
+                let text = crate::text::truncate_chars(&crate::text::redact_secrets(text), 1000);
+                let id = format!(
+                    "noos-{:016x}",
+                    combine(
+                        hash_bytes(seq, key.as_bytes()),
+                        hash_bytes(0, text.as_bytes())
+                    )
+                );
+                records.push(Record {
+                    id,
+                    topic: topic.clone(),
+                    at_ms: 0,
+                    seq,
+                    source: Source::Explicit,
+                    text,
+                });
+                seq += 1;
+            }
+        }
+    }
+    Ok(Snapshot {
+        format: FORMAT.into(),
+        version: VERSION,
+        user_id,
+        config: cfg.clone(),
+        memory: Memory {
+            seq,
+            corrections: Store::from_records(records, &cfg),
+            ..Memory::default()
+        },
+        session: Session::default(),
+    })
+}

@@ -1,0 +1,180 @@
+//! Removes obvious secrets (API keys, tokens, passwords) from text before it
+//! is stored: correction memory is persisted and may be synced or shown.
+
+const MARK: &str = "[redacted]";
+
+/// Prefixes of well-known credential formats, with the minimum length of the
+/// whole token for it to count as a secret (so `sk-learn` survives).
+const PREFIXES: &[(&str, usize)] = &[
+    ("sk-", 20),
+    ("sk_live_", 16),
+    ("sk_test_", 16),
+    ("rk_live_", 16),
+    ("ghp_", 20),
+    ("gho_", 20),
+    ("ghu_", 20),
+    ("ghs_", 20),
+    ("ghr_", 20),
+    ("github_pat_", 20),
+    ("glpat-", 20),
+    ("xoxb-", 15),
+    ("xoxp-", 15),
+    ("xoxa-", 15),
+    ("xoxs-", 15),
+    ("AKIA", 20),
+    ("ASIA", 20),
+    ("AIza", 30),
+    ("hf_", 24),
+    ("npm_", 30),
+];
+
+/// Words after which the next token is a credential (`Bearer abc…`, `password: x`).
+const KEY_WORDS: &[&str] = &[
+    "bearer",
+    "password",
+    "passwd",
+    "pwd",
+    "secret",
+    "token",
+    "api_key",
+    "apikey",
+    "api-key",
+    "access_token",
+    "auth_token",
+    "client_secret",
+    "private_key",
+];
+
+fn is_token_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '+' | '=')
+}
+
+/// A long run of base64/hex-like characters with mixed classes looks like a key.
+fn looks_random(tok: &str) -> bool {
+    if tok.len() < 32 {
+        return false;
+    }
+    let digits = tok.bytes().filter(u8::is_ascii_digit).count();
+    let upper = tok.bytes().filter(u8::is_ascii_uppercase).count();
+    let lower = tok.bytes().filter(u8::is_ascii_lowercase).count();
+    digits >= 4 && (upper >= 4 || lower >= 4) && !tok.contains('/')
+}
+
+fn is_jwt(tok: &str) -> bool {
+    tok.starts_with("eyJ") && tok.split('.').filter(|p| p.len() >= 8).count() == 3
+}
+
+fn is_secret(tok: &str) -> bool {
+    PREFIXES
+        .iter()
+        .any(|&(p, min)| tok.starts_with(p) && tok.len() >= min)
+        || is_jwt(tok)
+        || looks_random(tok)
+}
+
+/// Returns `text` with secret-looking tokens replaced by `[redacted]`.
+pub fn redact_secrets(text: &str) -> String {
+    if let Some(start) = text.find("-----BEGIN") {
+        let tail = &text[start..];
+        let end = tail
+            .find("-----END")
+            .and_then(|e| tail[e + 8..].find("-----").map(|k| start + e + 8 + k + 5));
+        let rest = end.map_or("", |e| &text[e..]);
+        return format!(
+            "{}{MARK}{}",
+            redact_secrets(&text[..start]),
+            redact_secrets(rest)
+        );
+    }
+    let mut out = String::with_capacity(text.len());
+    // After a key word: Some(true) if the value must follow `:` or `=`.
+    let mut after_key: Option<bool> = None;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let start = rest.find(is_token_char).unwrap_or(rest.len());
+        out.push_str(&rest[..start]);
+        let gap = &rest[..start];
+        rest = &rest[start..];
+        let len = rest.find(|c: char| !is_token_char(c)).unwrap_or(rest.len());
+        let tok = &rest[..len];
+        rest = &rest[len..];
+        if tok.is_empty() {
+            continue;
+        }
+        let separator_ok = gap
+            .chars()
+            .all(|c| c.is_whitespace() || matches!(c, ':' | '=' | '"' | '\''));
+        let assigned = gap.contains([':', '=']);
+        let value_follows = after_key.is_some_and(|needs| separator_ok && (assigned || !needs));
+        if (value_follows && tok.len() >= 4) || is_secret(tok) {
+            out.push_str(MARK);
+            after_key = None;
+            continue;
+        }
+        let lower = tok.to_ascii_lowercase();
+        let key = lower.trim_end_matches(['=', ':']);
+        if KEY_WORDS.contains(&key) {
+            out.push_str(tok);
+            after_key = Some(key != "bearer");
+            continue;
+        }
+        if let Some((k, v)) = tok.split_once('=')
+            && KEY_WORDS.contains(&k.to_ascii_lowercase().as_str())
+            && v.len() >= 4
+        {
+            out.push_str(k);
+            out.push('=');
+            out.push_str(MARK);
+            after_key = None;
+            continue;
+        }
+        after_key = None;
+        out.push_str(tok);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_key_formats_are_redacted() {
+        let r = redact_secrets("use sk-proj-abcdefghijklmnop1234 and AKIAABCDEFGHIJKLMNOP then");
+        assert_eq!(r, "use [redacted] and [redacted] then");
+        assert_eq!(
+            redact_secrets("ghp_0123456789abcdefghijABCDEFGHIJ"),
+            "[redacted]"
+        );
+        assert_eq!(
+            redact_secrets("Authorization: Bearer abc.def-ghi"),
+            "Authorization: Bearer [redacted]"
+        );
+        assert_eq!(
+            redact_secrets("my password: hunter22 ok"),
+            "my password: [redacted] ok"
+        );
+        assert_eq!(
+            redact_secrets("set API_KEY=supersecretvalue now"),
+            "set API_KEY=[redacted] now"
+        );
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+        assert_eq!(redact_secrets(&format!("token {jwt}")), "token [redacted]");
+        let pem = "key:\n-----BEGIN PRIVATE KEY-----\nMIIEv\n-----END PRIVATE KEY-----\ndone";
+        assert_eq!(redact_secrets(pem), "key:\n[redacted]\ndone");
+    }
+
+    #[test]
+    fn ordinary_text_is_untouched() {
+        for s in [
+            "Don't add logging; keep the database lookup unchanged.",
+            "use sk-learn for the model",
+            "the token count was 800",
+            "see src/regulator/mod.rs and https://example.com/a/b",
+            "请不要添加日志",
+            "",
+        ] {
+            assert_eq!(redact_secrets(s), s);
+        }
+    }
+}
