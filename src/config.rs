@@ -100,7 +100,7 @@ impl Default for Config {
 }
 
 /// JS numbers are exact only up to 2^53; larger integers cannot round-trip.
-pub(crate) const MAX_SAFE_INT: u64 = (1 << 53) - 1;
+pub const MAX_SAFE_INT: u64 = (1 << 53) - 1;
 
 fn check_int(field: &str, value: u64, lo: u64, hi: u64) -> Result<()> {
     if value < lo || value > hi {

@@ -116,6 +116,14 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// Tool arguments: a parsed value, or JSON text straight from JS (fingerprinted
+/// without building a tree).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Args<'a> {
+    Value(&'a Value),
+    Json(&'a str),
+}
+
 /// A borrowed view of an event: what the regulator actually consumes, so hot
 /// calls from JS need not build owned strings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -156,7 +164,7 @@ pub enum EventRef<'a> {
     },
     ToolCall {
         name: &'a str,
-        args: Option<&'a Value>,
+        args: Option<Args<'a>>,
         call_id: Option<&'a str>,
         at_ms: Option<u64>,
     },
@@ -174,7 +182,18 @@ pub enum EventRef<'a> {
 impl Event {
     /// Parses one event from JSON text, naming what was wrong on failure.
     pub fn from_json(text: &str) -> Result<Event> {
-        serde_json::from_str(text).map_err(|e| Error::type_error("event", e.to_string()))
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| Error::type_error("event", format!("is not JSON: {e}")))?;
+        Self::from_value(value)
+    }
+
+    /// Builds an event from a JSON value. The shape is checked against
+    /// [`EVENT_FIELDS`] first, so an error names the field
+    /// (`qualityFeedback.quality: must be a number, got "good"`): serde alone
+    /// cannot say which field of an internally tagged enum was wrong.
+    pub fn from_value(value: Value) -> Result<Event> {
+        check_shape(&value)?;
+        serde_json::from_value(value).map_err(|e| Error::type_error("event", e.to_string()))
     }
 
     pub fn as_ref(&self) -> EventRef<'_> {
@@ -235,7 +254,7 @@ impl Event {
                 at_ms,
             } => EventRef::ToolCall {
                 name,
-                args: args.as_ref(),
+                args: args.as_ref().map(Args::Value),
                 call_id: call_id.as_deref(),
                 at_ms: *at_ms,
             },
@@ -364,8 +383,10 @@ impl EventRef<'_> {
                 if let Some(id) = call_id {
                     check_len(field("callId"), id, MAX_NAME_BYTES)?;
                 }
-                if let Some(a) = args {
-                    check_args(field("args"), a, max_text)?;
+                match args {
+                    Some(Args::Value(v)) => check_args(field("args"), v, max_text)?,
+                    Some(Args::Json(text)) => check_len(field("args"), text, max_text)?,
+                    None => {}
                 }
                 Ok(())
             }
@@ -392,6 +413,195 @@ impl EventRef<'_> {
             }
         }
     }
+}
+
+/// What a field of an event holds, for shape checks and error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKind {
+    Str,
+    Bool,
+    /// A whole number from 0 to 2^53 − 1.
+    Count,
+    /// Any number (range checked later).
+    Num,
+    /// A number, or `null`.
+    NumOrNull,
+    /// An array of numbers.
+    Nums,
+    /// Any JSON value.
+    Json,
+}
+
+/// Every event type with its fields: `(name, kind, required)`. The single
+/// description of the wire shape, also handed to the JS layer.
+/// One field: name, kind, required.
+pub type FieldSpec = (&'static str, FieldKind, bool);
+
+pub const EVENT_FIELDS: &[(&str, &[FieldSpec])] = {
+    use FieldKind::*;
+    &[
+        (
+            "turnStart",
+            &[("message", Str, true), ("atMs", Count, false)],
+        ),
+        (
+            "token",
+            &[("logprob", NumOrNull, true), ("atMs", Count, false)],
+        ),
+        (
+            "tokens",
+            &[
+                ("logprobs", Nums, true),
+                ("unavailable", Count, false),
+                ("atMs", Count, false),
+            ],
+        ),
+        (
+            "turnComplete",
+            &[("response", Str, true), ("atMs", Count, false)],
+        ),
+        (
+            "cost",
+            &[
+                ("tokensIn", Count, false),
+                ("tokensOut", Count, false),
+                ("wallclockMs", Count, false),
+                ("provider", Str, false),
+                ("usd", Num, false),
+                ("atMs", Count, false),
+            ],
+        ),
+        (
+            "qualityFeedback",
+            &[("quality", Num, true), ("atMs", Count, false)],
+        ),
+        (
+            "userCorrection",
+            &[
+                ("message", Str, true),
+                ("correctsLast", Bool, false),
+                ("atMs", Count, false),
+            ],
+        ),
+        (
+            "toolCall",
+            &[
+                ("name", Str, true),
+                ("args", Json, false),
+                ("callId", Str, false),
+                ("atMs", Count, false),
+            ],
+        ),
+        (
+            "toolResult",
+            &[
+                ("name", Str, true),
+                ("ok", Bool, true),
+                ("durationMs", Count, false),
+                ("error", Str, false),
+                ("result", Str, false),
+                ("callId", Str, false),
+                ("atMs", Count, false),
+            ],
+        ),
+    ]
+};
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) if s.len() > 40 => "a string".into(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Checks `type`, unknown and missing fields, and each field's JSON type.
+fn check_shape(value: &Value) -> Result<()> {
+    let obj = value.as_object().ok_or_else(|| {
+        Error::type_error(
+            "event",
+            format!("must be an object, got {}", describe(value)),
+        )
+    })?;
+    let ty = match obj.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(other) => {
+            return Err(Error::type_error(
+                "event.type",
+                format!("must be a string, got {}", describe(other)),
+            ));
+        }
+        None => return Err(Error::type_error("event.type", "is missing")),
+    };
+    let Some((_, fields)) = EVENT_FIELDS.iter().find(|(name, _)| *name == ty) else {
+        let known: Vec<&str> = EVENT_FIELDS.iter().map(|(n, _)| *n).collect();
+        return Err(Error::type_error(
+            "event.type",
+            format!(
+                "{ty:?} is not an event type; expected one of {}",
+                known.join(", ")
+            ),
+        ));
+    };
+    for key in obj.keys().filter(|k| *k != "type") {
+        if !fields.iter().any(|(name, _, _)| name == key) {
+            return Err(Error::type_error(
+                format!("{ty}.{key}"),
+                "is not a field of this event",
+            ));
+        }
+    }
+    for &(name, kind, required) in fields.iter() {
+        let field = Fld(ty, name);
+        let v = match obj.get(name) {
+            None | Some(Value::Null) if kind == FieldKind::NumOrNull && required => {
+                if obj.contains_key(name) {
+                    continue;
+                }
+                return Err(Error::type_error(
+                    field.to_string(),
+                    "is missing (use null for no logprob)",
+                ));
+            }
+            None if required => return Err(Error::type_error(field.to_string(), "is missing")),
+            None => continue,
+            Some(Value::Null) if !required => continue,
+            Some(v) => v,
+        };
+        let ok = match kind {
+            FieldKind::Str => v.is_string(),
+            FieldKind::Bool => v.is_boolean(),
+            FieldKind::Num | FieldKind::NumOrNull => v.is_number(),
+            FieldKind::Nums => v.as_array().is_some_and(|a| a.iter().all(Value::is_number)),
+            FieldKind::Json => true,
+            FieldKind::Count => {
+                if !v.is_number() {
+                    false
+                } else if v.as_u64().is_none_or(|n| n > MAX_SAFE_INT) {
+                    return Err(Error::range_error(
+                        field.to_string(),
+                        format!("must be a whole number from 0 to 2^53-1, got {v}"),
+                    ));
+                } else {
+                    true
+                }
+            }
+        };
+        if !ok {
+            let want = match kind {
+                FieldKind::Str => "a string",
+                FieldKind::Bool => "true or false",
+                FieldKind::Nums => "an array of numbers",
+                _ => "a number",
+            };
+            return Err(Error::type_error(
+                field.to_string(),
+                format!("must be {want}, got {}", describe(v)),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `type.name`, formatted only when an error needs it.
@@ -524,24 +734,144 @@ mod tests {
     }
 
     #[test]
-    fn unknown_types_fields_and_wrong_types_are_type_errors() {
-        for (text, needle) in [
-            (r#"{"type":"explode"}"#, "unknown variant `explode`"),
+    fn unknown_types_fields_and_wrong_types_name_the_field() {
+        use crate::error::ErrorKind::{Range, Type};
+        for (text, field, kind, needle) in [
+            (
+                r#"{"type":"explode"}"#,
+                "event.type",
+                Type,
+                "not an event type",
+            ),
+            (r#"{"message":"x"}"#, "event.type", Type, "is missing"),
+            (r#"[1]"#, "event", Type, "must be an object"),
             (
                 r#"{"type":"turnStart","message":"x","extra":1}"#,
-                "unknown field `extra`",
+                "turnStart.extra",
+                Type,
+                "not a field",
             ),
-            (r#"{"type":"turnStart"}"#, "missing field `message`"),
-            (r#"{"type":"cost","tokensOut":-5}"#, "invalid value"),
+            (
+                r#"{"type":"turnStart"}"#,
+                "turnStart.message",
+                Type,
+                "is missing",
+            ),
+            (
+                r#"{"type":"cost","tokensOut":-5}"#,
+                "cost.tokensOut",
+                Range,
+                "whole number",
+            ),
+            (
+                r#"{"type":"cost","tokensOut":1.5}"#,
+                "cost.tokensOut",
+                Range,
+                "whole number",
+            ),
             (
                 r#"{"type":"qualityFeedback","quality":"good"}"#,
-                "invalid type",
+                "qualityFeedback.quality",
+                Type,
+                "must be a number",
             ),
-            (r#"{"message":"x"}"#, "missing field `type`"),
+            (
+                r#"{"type":"toolResult","name":"x","ok":"yes"}"#,
+                "toolResult.ok",
+                Type,
+                "true or false",
+            ),
+            (r#"{"type":"token"}"#, "token.logprob", Type, "use null"),
+            (
+                r#"{"type":"tokens","logprobs":[1,"a"]}"#,
+                "tokens.logprobs",
+                Type,
+                "array of numbers",
+            ),
+            ("not json", "event", Type, "not JSON"),
         ] {
             let err = Event::from_json(text).unwrap_err();
-            assert_eq!(err.kind(), crate::error::ErrorKind::Type);
+            assert_eq!((err.field(), err.kind()), (field, kind), "{text}: {err}");
             assert!(err.message().contains(needle), "{text}: {err}");
+        }
+        assert!(matches!(
+            Event::from_json(r#"{"type":"token","logprob":null}"#),
+            Ok(Event::Token { logprob: None, .. })
+        ));
+        assert!(Event::from_json(r#"{"type":"cost","provider":null}"#).is_ok());
+    }
+
+    #[test]
+    fn the_field_table_matches_the_serde_shape() {
+        // Every field the table names deserializes, and a full event of each
+        // type serializes to exactly the table's fields.
+        let full = [
+            Event::TurnStart {
+                message: "m".into(),
+                at_ms: Some(1),
+            },
+            Event::Token {
+                logprob: Some(-1.0),
+                at_ms: Some(1),
+            },
+            Event::Tokens {
+                logprobs: vec![-1.0],
+                unavailable: 1,
+                at_ms: Some(1),
+            },
+            Event::TurnComplete {
+                response: "r".into(),
+                at_ms: Some(1),
+            },
+            Event::Cost {
+                tokens_in: 1,
+                tokens_out: 1,
+                wallclock_ms: 1,
+                provider: Some("p".into()),
+                usd: Some(0.1),
+                at_ms: Some(1),
+            },
+            Event::QualityFeedback {
+                quality: 0.5,
+                at_ms: Some(1),
+            },
+            Event::UserCorrection {
+                message: "m".into(),
+                corrects_last: false,
+                at_ms: Some(1),
+            },
+            Event::ToolCall {
+                name: "t".into(),
+                args: Some(Value::Bool(true)),
+                call_id: Some("c".into()),
+                at_ms: Some(1),
+            },
+            Event::ToolResult {
+                name: "t".into(),
+                ok: true,
+                duration_ms: 1,
+                error: Some("e".into()),
+                result: Some("r".into()),
+                call_id: Some("c".into()),
+                at_ms: Some(1),
+            },
+        ];
+        assert_eq!(full.len(), EVENT_FIELDS.len());
+        for (e, (ty, fields)) in full.iter().zip(EVENT_FIELDS) {
+            let v = serde_json::to_value(e).unwrap();
+            assert_eq!(v["type"], *ty);
+            let mut keys: Vec<&str> = v
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .filter(|k| *k != "type")
+                .collect();
+            let mut want: Vec<&str> = fields.iter().map(|f| f.0).collect();
+            keys.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(keys, want, "{ty}");
+            assert_eq!(Event::from_value(v).unwrap(), *e);
         }
     }
 

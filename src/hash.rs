@@ -1,10 +1,10 @@
-//! A small, fast, platform-independent 64-bit hash (wyhash-style folding). Used for keyword tables,
+//! A small, fast, platform-independent 64-bit hash. Used for keyword tables,
 //! tool-call fingerprints and record ids; never for security.
 
 const K: u64 = 0x517c_c1b7_2722_0a95;
 
 /// Hashes bytes: short keys (the common case: words, tool names) take two
-/// 64×64→128-bit multiplies; longer ones fold 16 bytes per multiply.
+/// folds; longer ones fold 16 bytes at a time.
 pub fn hash_bytes(seed: u64, bytes: &[u8]) -> u64 {
     let len = bytes.len() as u64;
     let h = seed ^ K0 ^ len.wrapping_mul(K1);
@@ -50,10 +50,11 @@ const K0: u64 = 0xa076_1d64_78bd_642f;
 const K1: u64 = 0xe703_7ed1_a0b4_28db;
 const K2: u64 = 0x8ebc_6af0_9c88_c6e3;
 
-/// Multiplies to 128 bits and folds the halves: cheap and well mixing.
+/// Mixes two words with 64-bit multiplies only: wasm has no 64×64→128
+/// multiply, and emulating one costs a call per fold.
 fn fold(a: u64, b: u64) -> u64 {
-    let p = u128::from(a).wrapping_mul(u128::from(b));
-    (p as u64) ^ ((p >> 64) as u64)
+    let x = (a ^ b.rotate_left(29)).wrapping_mul(K1);
+    (x ^ (x >> 32)).wrapping_mul(K2) ^ b
 }
 
 /// The first 8 bytes, little-endian (callers pass at least 8).
@@ -88,5 +89,30 @@ mod tests {
         assert_ne!(hash_bytes(0, b""), hash_bytes(0, b"\0"));
         // Pinned: ids and fingerprints must not change between builds or platforms.
         assert_eq!(hash_bytes(0, b"reins"), hash_bytes(0, "reins".as_bytes()));
+    }
+}
+
+/// Serde for optional 64-bit hashes as 16 hex digits: JS numbers cannot hold
+/// 64-bit integers exactly, and snapshots travel through JSON.parse.
+pub mod hex_opt {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(h) => s.serialize_str(&format!("{h:016x}")),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        match Option::<String>::deserialize(d)? {
+            Some(t) if t.len() == 16 => u64::from_str_radix(&t, 16)
+                .map(Some)
+                .map_err(serde::de::Error::custom),
+            Some(t) => Err(serde::de::Error::custom(format!(
+                "{t:?} is not 16 hex digits"
+            ))),
+            None => Ok(None),
+        }
     }
 }

@@ -35,10 +35,12 @@ mod hash;
 pub mod regulator;
 pub mod state;
 pub mod text;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 
 pub use config::{Config, TokenBasis, ToolLoopRule};
 pub use decision::{BreakReason, CorrectionPattern, Decision, DecisionKind, LoopPattern, Verdict};
 pub use error::{Error, ErrorKind, Result};
-pub use event::{Event, EventRef};
+pub use event::{Args, Event, EventRef};
 pub use regulator::Regulator;
 pub use state::{Memory, Snapshot};

@@ -8,12 +8,13 @@ use serde_json::Value;
 
 use crate::config::Config;
 use crate::decision::{Decision, Verdict, suggestion};
+use crate::detect::args::{fingerprint_json, fingerprint_value};
 use crate::detect::confidence::Shape;
 use crate::detect::corrections::{self, MAX_TEXT_CHARS, Record, Source};
 use crate::detect::scope::{drift_score, drift_tokens, task_tokens};
 use crate::detect::{EPS, tools};
 use crate::error::{Error, Result};
-use crate::event::{Event, EventRef, MAX_NAME_BYTES};
+use crate::event::{Args, Event, EventRef, MAX_NAME_BYTES};
 use crate::hash::{combine, hash_bytes};
 use crate::state::{
     FORMAT, LastResponse, Memory, Response, Session, Snapshot, SnapshotRef, TopicStats, VERSION,
@@ -109,6 +110,11 @@ impl Regulator {
     /// Ingests one event. On error nothing has changed.
     pub fn apply(&mut self, event: EventRef<'_>) -> Result<()> {
         event.validate(&self.config)?;
+        // The last fallible step: everything after it mutates and cannot fail.
+        let args = match event {
+            EventRef::ToolCall { args: Some(a), .. } => Some(args_fingerprint(a)?),
+            _ => None,
+        };
         if let Some(at) = event.at_ms() {
             self.session.last_at_ms = Some(self.session.last_at_ms.map_or(at, |t| t.max(at)));
         }
@@ -154,7 +160,7 @@ impl Regulator {
                 self.on_correction(message, corrects_last, at_ms);
             }
             EventRef::ToolCall { name, call_id, .. } => {
-                self.session.tools.record_call(name, call_id);
+                self.session.tools.record_call(name, args, call_id);
                 self.session.tool_calls_total = self.session.tool_calls_total.saturating_add(1);
             }
             EventRef::ToolResult {
@@ -530,7 +536,7 @@ impl Regulator {
     pub fn tool_call(&mut self, name: &str, args: Option<&Value>) -> Result<()> {
         self.apply(EventRef::ToolCall {
             name,
-            args,
+            args: args.map(Args::Value),
             call_id: None,
             at_ms: None,
         })
@@ -546,6 +552,19 @@ impl Regulator {
             call_id: None,
             at_ms: None,
         })
+    }
+}
+
+fn args_fingerprint(args: Args<'_>) -> Result<u64> {
+    match args {
+        Args::Value(v) => Ok(fingerprint_value(v)),
+        Args::Json(text) => fingerprint_json(text).map_err(|m| {
+            if m.contains("deeper") {
+                Error::range_error("toolCall.args", m)
+            } else {
+                Error::type_error("toolCall.args", format!("is not JSON: {m}"))
+            }
+        }),
     }
 }
 

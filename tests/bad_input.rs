@@ -203,18 +203,23 @@ fn nested(depth: usize) -> serde_json::Value {
 }
 
 #[test]
-fn malformed_event_json_is_a_type_error() {
-    for text in [
-        "",
-        "[]",
-        "{}",
-        "{\"type\":\"boom\"}",
-        "{\"type\":\"cost\",\"tokensOut\":1.5}",
-        "{\"type\":\"turnStart\",\"message\":7}",
+fn malformed_event_json_names_the_field() {
+    for (text, field) in [
+        ("", "event"),
+        ("[]", "event"),
+        ("{}", "event.type"),
+        ("{\"type\":\"boom\"}", "event.type"),
+        (
+            "{\"type\":\"turnStart\",\"message\":7}",
+            "turnStart.message",
+        ),
     ] {
         let err = Event::from_json(text).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::Type, "{text}: {err}");
-        assert_eq!(err.field(), "event");
+        assert_eq!(
+            (err.kind(), err.field()),
+            (ErrorKind::Type, field),
+            "{text}: {err}"
+        );
     }
 }
 
@@ -388,4 +393,45 @@ fn the_reference_designs_snapshot_is_read() {
         Regulator::import(&broken.to_string()).unwrap_err().field(),
         "snapshot.correction_patterns"
     );
+}
+
+#[test]
+fn tool_arguments_as_json_text_are_fingerprinted_like_values() {
+    use reins::{Args, EventRef};
+    let mut a = reg(Config::default());
+    let mut b = reg(Config::default());
+    a.apply(EventRef::ToolCall {
+        name: "search",
+        args: Some(Args::Json(r#"{"q":"late","days":7}"#)),
+        call_id: None,
+        at_ms: None,
+    })
+    .unwrap();
+    b.tool_call("search", Some(&json!({ "days": 7.0, "q": "late" })))
+        .unwrap();
+    assert_eq!(
+        a.export(),
+        b.export(),
+        "key order and number spelling do not matter"
+    );
+    let before = a.export();
+    for (text, kind) in [
+        ("{", ErrorKind::Type),
+        ("[1] 2", ErrorKind::Type),
+        (
+            &*format!("{}{}", "[".repeat(80), "]".repeat(80)),
+            ErrorKind::Range,
+        ),
+    ] {
+        let err = a
+            .apply(EventRef::ToolCall {
+                name: "search",
+                args: Some(Args::Json(text)),
+                call_id: None,
+                at_ms: None,
+            })
+            .unwrap_err();
+        assert_eq!((err.field(), err.kind()), ("toolCall.args", kind), "{err}");
+    }
+    assert_eq!(a.export(), before);
 }

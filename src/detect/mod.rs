@@ -1,6 +1,7 @@
 //! One file per detector. Each holds its own bounded state and answers with
 //! an optional concern; `regulator.rs` routes events and ranks the answers.
 
+pub mod args;
 pub mod budget;
 pub mod confidence;
 pub mod corrections;

@@ -25,6 +25,13 @@ pub struct CallRecord {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_id: Option<String>,
+    /// Canonical fingerprint of the arguments (see `detect::args`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::hash::hex_opt"
+    )]
+    pub args: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
 }
@@ -44,7 +51,7 @@ pub struct ToolTurn {
 }
 
 impl ToolTurn {
-    pub fn record_call(&mut self, name: &str, call_id: Option<&str>) {
+    pub fn record_call(&mut self, name: &str, args: Option<u64>, call_id: Option<&str>) {
         let same = self.recent.back().is_some_and(|last| last.name == name);
         self.run_len = if same {
             self.run_len.saturating_add(1)
@@ -66,6 +73,7 @@ impl ToolTurn {
         self.recent.push_back(CallRecord {
             name: name.to_string(),
             call_id: call_id.map(str::to_string),
+            args,
             ok: None,
         });
         if self.recent.len() > RECENT_CALLS {
@@ -144,7 +152,7 @@ mod tests {
     fn turn(names: &[&str]) -> ToolTurn {
         let mut t = ToolTurn::default();
         for n in names {
-            t.record_call(n, None);
+            t.record_call(n, None, None);
         }
         t
     }
@@ -207,9 +215,9 @@ mod tests {
     #[test]
     fn results_pair_by_call_id_or_newest_open_call() {
         let mut t = ToolTurn::default();
-        t.record_call("a", Some("c1"));
-        t.record_call("a", Some("c2"));
-        t.record_call("b", None);
+        t.record_call("a", None, Some("c1"));
+        t.record_call("a", None, Some("c2"));
+        t.record_call("b", None, None);
         t.record_result("a", false, 120, Some("c1"));
         t.record_result("b", true, 250, None);
         t.record_result("zzz", true, 30, None);

@@ -1,0 +1,274 @@
+// Public types of reins. Decisions and events are discriminated unions:
+// `switch (d.kind)` and `switch (e.type)` narrow to the exact shape.
+
+/** Any JSON value (tool arguments). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Which tokens count against `costCapTokens`. */
+export type TokenBasis = "output" | "total";
+
+/** Which tool-loop rule runs. */
+export type ToolLoopRule = "consecutiveSameTool";
+
+/** Every threshold, with its default. Unknown names are rejected with a TypeError. */
+export interface Config {
+  /** Token budget for the session; reached when spent ≥ cap. Default 10000. */
+  costCapTokens: number;
+  /** Which tokens count against the cap. Default `"output"`. */
+  tokenCapBasis: TokenBasis;
+  /** Optional money budget, in the unit of `cost({ usd })`. Default `null` (none). */
+  costCapUsd: number | null;
+  /** Halt over budget even when no quality feedback was ever sent. Default `true`. */
+  haltOverCapWithoutQuality: boolean;
+  /** Recent quality below this mean is poor. Default 0.5. */
+  poorQualityMean: number;
+  /** How many of the newest quality samples the cost and decline rules use. Default 3. */
+  qualityWindow: number;
+  /** Oldest-minus-newest drop across the window that counts as a decline. Default 0.15. */
+  qualityDeclineMinDelta: number;
+  /** Quality samples kept. Default 20. */
+  qualityHistory: number;
+  /** Default `"consecutiveSameTool"`. */
+  toolLoopRule: ToolLoopRule;
+  /** Consecutive same-tool calls that make a loop. Default 5. */
+  toolLoopThreshold: number;
+  /** Drift score at or above which `scopeDrift` fires. Default 0.5. */
+  driftWarnThreshold: number;
+  /** A retry on the same topic within this many ms of a response is an implicit correction. Default `null` (off). */
+  implicitCorrectionWindowMs: number | null;
+  /** Corrections on one topic that make a pattern. Default 3. */
+  patternThreshold: number;
+  /** Examples shown per pattern, newest first. Default 3. */
+  maxExamples: number;
+  /** Correction records kept per topic. Default 20. */
+  maxCorrectionsPerTopic: number;
+  /** Correction records kept in total. Default 1000. */
+  maxCorrectionRecords: number;
+  /** Usable logprobs kept for confidence. Default 128. */
+  logprobWindow: number;
+  /** Longest message, response or tool output accepted, in UTF-8 bytes. Default 1 MiB. */
+  maxTextBytes: number;
+}
+
+/** Constructor options: the user this regulator belongs to, plus any thresholds. */
+export type RegulatorOptions = { userId: string } & Partial<Config>;
+
+/** How a tool loop showed itself. */
+export type LoopPattern = "sameTool";
+
+/** Why a circuit break fired. */
+export type BreakReason =
+  | {
+      kind: "costCap";
+      tokensSpent: number;
+      tokensCap: number;
+      usdSpent: number;
+      usdCap: number | null;
+      /** Mean of the newest quality samples; `null` when none were ever sent. */
+      meanQuality: number | null;
+      qualitySamples: number;
+    }
+  | { kind: "qualityDecline"; window: number; delta: number; meanQuality: number }
+  | { kind: "toolLoop"; toolName: string; count: number; pattern: LoopPattern };
+
+/** What this user corrected before on the current topic. */
+export interface CorrectionPattern {
+  topic: string;
+  count: number;
+  /** `count / maxCorrectionsPerTopic`, at most 1. */
+  confidence: number;
+  /** Newest first. */
+  examples: string[];
+}
+
+export interface CircuitBreakConcern {
+  kind: "circuitBreak";
+  reason: BreakReason;
+  /** One line of advice for the operator. */
+  suggestion: string;
+}
+
+export interface ScopeDriftConcern {
+  kind: "scopeDrift";
+  driftScore: number;
+  /** Words the response added, most frequent first. */
+  driftTokens: string[];
+  taskTokens: string[];
+}
+
+export interface ProceduralConcern {
+  kind: "procedural";
+  patterns: CorrectionPattern[];
+}
+
+/** One predicate that fired. */
+export type Concern = CircuitBreakConcern | ScopeDriftConcern | ProceduralConcern;
+
+interface WithConcerns {
+  /** Every concern that fired, the winner first; empty on `continue`. */
+  readonly concerns: readonly Concern[];
+}
+
+/**
+ * The answer of `decide()`: the highest-priority concern (circuit break >
+ * scope drift > procedural), or `continue`.
+ *
+ * @example
+ * const d = r.decide();
+ * switch (d.kind) {
+ *   case "continue": break;
+ *   case "circuitBreak": halt(d.reason.kind, d.suggestion); break;
+ *   case "scopeDrift": annotate(d.driftTokens); break;
+ *   case "procedural": prompt = r.injectCorrections(prompt); break;
+ * }
+ */
+export type Decision =
+  | ({ readonly kind: "continue" } & WithConcerns)
+  | (CircuitBreakConcern & WithConcerns)
+  | (ScopeDriftConcern & WithConcerns)
+  | (ProceduralConcern & WithConcerns);
+
+export type DecisionKind = Decision["kind"];
+
+/** Every event may carry `atMs` (milliseconds since the epoch). */
+interface Timed {
+  atMs?: number;
+}
+
+/** The events `event()` accepts. */
+export type ReinsEvent =
+  | ({ type: "turnStart"; message: string } & Timed)
+  | ({ type: "token"; logprob: number | null } & Timed)
+  | ({ type: "tokens"; logprobs: readonly number[] | Float64Array; unavailable?: number } & Timed)
+  | ({ type: "turnComplete"; response: string } & Timed)
+  | ({ type: "cost" } & CostEvent)
+  | ({ type: "qualityFeedback"; quality: number } & Timed)
+  | ({ type: "userCorrection"; message: string; correctsLast?: boolean } & Timed)
+  | ({ type: "toolCall"; name: string; args?: JsonValue; callId?: string } & Timed)
+  | ({ type: "toolResult"; name: string } & ToolOutcome);
+
+export type EventType = ReinsEvent["type"];
+
+export interface CostEvent extends Timed {
+  tokensIn?: number;
+  tokensOut?: number;
+  wallclockMs?: number;
+  /** Money spent, in the unit of `costCapUsd`. */
+  usd?: number;
+  provider?: string;
+}
+
+export interface ToolOutcome extends Timed {
+  ok: boolean;
+  durationMs?: number;
+  error?: string;
+  result?: string;
+  callId?: string;
+}
+
+/** A stored correction. */
+export interface CorrectionRecord {
+  id: string;
+  topic: string;
+  atMs: number;
+  seq: number;
+  source: "explicit" | "implicit";
+  text: string;
+}
+
+export type MetricName =
+  | "reins.confidence"
+  | "reins.logprob_coverage"
+  | "reins.total_tokens_in"
+  | "reins.total_tokens_out"
+  | "reins.total_wallclock_ms"
+  | "reins.total_usd"
+  | "reins.cost_events"
+  | "reins.cost_cap_tokens"
+  | "reins.quality_samples"
+  | "reins.turns"
+  | "reins.tool_total_calls"
+  | "reins.tool_total_duration_ms"
+  | "reins.tool_failure_count"
+  | "reins.tool_calls_all_turns"
+  | "reins.implicit_corrections_count"
+  | "reins.correction_records";
+
+export type Metrics = { readonly [K in MetricName]: number };
+
+/** The parsed form of `export()`: versioned, lossless, mergeable. */
+export interface Snapshot {
+  format: "reins.state";
+  version: 1;
+  userId: string;
+  config: Config;
+  memory: {
+    seq: number;
+    implicitCorrections: number;
+    /** Records by topic: `[id, atMs, seq, "e" | "i", text]`. */
+    corrections: { [topic: string]: [string, number, number, "e" | "i", string][] };
+    topics: { [topic: string]: { turns: number; feedback: number; qualitySum: number; lastAtMs: number } };
+  };
+  /** The running task (spend, quality, current turn); its layout may change between versions. */
+  session: { [field: string]: unknown };
+}
+
+/**
+ * A regulator for one user. Feed it events; ask it `decide()`.
+ * Bad input throws a `TypeError` or `RangeError` naming the field and leaves
+ * the regulator unchanged.
+ */
+export declare class Regulator {
+  constructor(options: RegulatorOptions);
+  /** A regulator restored from `export()` output (or a noos 0.4.1 state). */
+  static import(snapshot: string): Regulator;
+
+  /** The user's message opens a turn. `atMs` defaults to `Date.now()`. */
+  turnStart(message: string, atMs?: number): void;
+  /** One token's log-probability (≤ 0), or `null` when the provider gave none. */
+  token(logprob: number | null, atMs?: number): void;
+  /** A batch of log-probabilities, plus how many tokens had none. */
+  tokens(logprobs: readonly number[] | Float64Array, options?: { unavailable?: number; atMs?: number }): void;
+  /** The agent's full response. `atMs` defaults to `Date.now()`. */
+  turnComplete(response: string, atMs?: number): void;
+  cost(usage: CostEvent): void;
+  /** A grade for this turn's response, in [0, 1]. */
+  qualityFeedback(quality: number, atMs?: number): void;
+  /** The user corrected the agent; by default filed under the topic of the answer it corrects. */
+  userCorrection(message: string, options?: { correctsLast?: boolean; atMs?: number }): void;
+  toolCall(name: string, args?: JsonValue, options?: { callId?: string; atMs?: number }): void;
+  toolResult(name: string, outcome: ToolOutcome): void;
+  /** Any event as an object. */
+  event(event: ReinsEvent): void;
+
+  /** Pure and idempotent; on `continue` returns one shared frozen object. */
+  decide(): Decision;
+
+  /** The versioned JSON snapshot (see `Snapshot`). */
+  export(): string;
+  /** Unions another copy of this user's memory (another tab, another Worker) into this one. */
+  merge(snapshot: string): void;
+  /** `prompt` with this user's past corrections on the topic in front, or unchanged. */
+  injectCorrections(prompt: string): string;
+  correctionsPrelude(): string | null;
+
+  metrics(): Metrics;
+  /** Calls per tool name this turn. */
+  toolCounts(): { [toolName: string]: number };
+  corrections(): CorrectionRecord[];
+  confidence(): number;
+  logprobCoverage(): number;
+  driftScore(): number | null;
+  /** The current turn's topic key ("" when it has none). */
+  readonly topic: string;
+  readonly userId: string;
+  readonly config: Config;
+  /** Changes thresholds; counters and memory stay. */
+  setConfig(options: Partial<Config>): void;
+  /** Starts a new task: spend, quality and the current turn reset; memory stays. */
+  resetSession(): void;
+
+  /** Releases the wasm memory now (it is also released when garbage-collected). */
+  free(): void;
+  [Symbol.dispose](): void;
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the npm-style package into pkg/: one wasm module (--target web), the
+# JS wrapper, one small entry file per runtime, types and package.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+cargo build --quiet --lib --target wasm32-unknown-unknown --profile wasm
+rm -rf pkg
+wasm-bindgen --target web --weak-refs --out-dir pkg --out-name reins_core \
+  target/wasm32-unknown-unknown/wasm/reins.wasm
+# npm binaryen only: Debian's wasm-opt 108 silently breaks wasm-bindgen output.
+node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+  pkg/reins_core_bg.wasm -o pkg/reins_core_bg.wasm
+cp js/*.js js/*.d.ts js/package.json pkg/
+cp README.md pkg/
+echo "[build] pkg/reins_core_bg.wasm: $(wc -c < pkg/reins_core_bg.wasm) bytes, $(gzip -9c pkg/reins_core_bg.wasm | wc -c) gzipped" >&2

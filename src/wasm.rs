@@ -1,0 +1,321 @@
+//! The JS binding: the only place with `#[wasm_bindgen]`. It converts JS
+//! values to Rust ones and delegates; every rule lives in the core.
+//!
+//! Hot calls take plain arguments (numbers cross for a few ns, objects for
+//! ~1 µs). `decideJson` returns `undefined` on the continue path so the JS
+//! wrapper can hand back a shared frozen object without building anything.
+
+use wasm_bindgen::prelude::*;
+
+use crate::config::MAX_SAFE_INT;
+use crate::event::{Args, EVENT_FIELDS};
+use crate::{Config, Error, ErrorKind, Event, EventRef, Regulator};
+
+type JsResult<T> = Result<T, JsValue>;
+
+/// A core error as the JS error class its kind names.
+fn js_err(e: Error) -> JsValue {
+    let msg = e.to_string();
+    match e.kind() {
+        ErrorKind::Type => js_sys::TypeError::new(&msg).into(),
+        ErrorKind::Range => js_sys::RangeError::new(&msg).into(),
+    }
+}
+
+/// A JS number as a count: finite, whole, 0 to 2^53 − 1.
+fn count(field: &str, v: f64) -> JsResult<u64> {
+    if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= MAX_SAFE_INT as f64 {
+        Ok(v as u64)
+    } else {
+        Err(js_err(Error::range_error(
+            field,
+            format!("must be a whole number from 0 to 2^53-1, got {v}"),
+        )))
+    }
+}
+
+/// Times may carry fractions (`performance.now()`); whole milliseconds are kept.
+fn at(field: &str, v: Option<f64>) -> JsResult<Option<u64>> {
+    v.map(|t| {
+        count(
+            field,
+            if t.is_finite() && t >= 0.0 {
+                t.floor()
+            } else {
+                t
+            },
+        )
+    })
+    .transpose()
+}
+
+/// Random bits for record ids. Workers forbid randomness outside a request
+/// handler; there the ids still differ by content, time and sequence.
+fn random_seed() -> u64 {
+    let mut b = [0u8; 8];
+    match getrandom::fill(&mut b) {
+        Ok(()) => u64::from_le_bytes(b),
+        Err(_) => 0,
+    }
+}
+
+#[wasm_bindgen]
+pub struct RegulatorCore {
+    inner: Regulator,
+}
+
+#[wasm_bindgen]
+impl RegulatorCore {
+    /// `config_json` is the options object minus `userId`, as JSON.
+    #[wasm_bindgen(constructor)]
+    pub fn new(user_id: &str, config_json: &str) -> JsResult<RegulatorCore> {
+        let config: Config = serde_json::from_str(config_json)
+            .map_err(|e| js_err(Error::type_error("options", e.to_string())))?;
+        let inner = Regulator::new(user_id, config)
+            .map_err(js_err)?
+            .with_id_seed(random_seed());
+        Ok(Self { inner })
+    }
+
+    #[wasm_bindgen(js_name = import)]
+    pub fn import_json(json: &str) -> JsResult<RegulatorCore> {
+        let inner = Regulator::import(json)
+            .map_err(js_err)?
+            .with_id_seed(random_seed());
+        Ok(Self { inner })
+    }
+
+    /// The event wire shape, `[[type, [[field, kind, required], …]], …]`, so
+    /// the JS layer checks generic events against the same table as the core.
+    #[wasm_bindgen(js_name = eventFields)]
+    pub fn event_fields() -> String {
+        let table: Vec<serde_json::Value> = EVENT_FIELDS
+            .iter()
+            .map(|(t, fs)| {
+                let fields: Vec<serde_json::Value> = fs
+                    .iter()
+                    .map(|(n, k, r)| serde_json::json!([n, format!("{k:?}"), r]))
+                    .collect();
+                serde_json::json!([t, fields])
+            })
+            .collect();
+        serde_json::to_string(&table).unwrap_or_default()
+    }
+
+    fn apply(&mut self, e: EventRef<'_>) -> JsResult<()> {
+        self.inner.apply(e).map_err(js_err)
+    }
+
+    #[wasm_bindgen(js_name = turnStart)]
+    pub fn turn_start(&mut self, message: &str, at_ms: Option<f64>) -> JsResult<()> {
+        let at_ms = at("turnStart.atMs", at_ms)?;
+        self.apply(EventRef::TurnStart { message, at_ms })
+    }
+
+    pub fn token(&mut self, logprob: Option<f64>, at_ms: Option<f64>) -> JsResult<()> {
+        let at_ms = at("token.atMs", at_ms)?;
+        self.apply(EventRef::Token { logprob, at_ms })
+    }
+
+    pub fn tokens(
+        &mut self,
+        logprobs: &[f64],
+        unavailable: f64,
+        at_ms: Option<f64>,
+    ) -> JsResult<()> {
+        let unavailable = count("tokens.unavailable", unavailable)?;
+        let at_ms = at("tokens.atMs", at_ms)?;
+        self.apply(EventRef::Tokens {
+            logprobs,
+            unavailable,
+            at_ms,
+        })
+    }
+
+    #[wasm_bindgen(js_name = turnComplete)]
+    pub fn turn_complete(&mut self, response: &str, at_ms: Option<f64>) -> JsResult<()> {
+        let at_ms = at("turnComplete.atMs", at_ms)?;
+        self.apply(EventRef::TurnComplete { response, at_ms })
+    }
+
+    pub fn cost(
+        &mut self,
+        tokens_in: f64,
+        tokens_out: f64,
+        wallclock_ms: f64,
+        usd: Option<f64>,
+        provider: Option<String>,
+        at_ms: Option<f64>,
+    ) -> JsResult<()> {
+        let e = EventRef::Cost {
+            tokens_in: count("cost.tokensIn", tokens_in)?,
+            tokens_out: count("cost.tokensOut", tokens_out)?,
+            wallclock_ms: count("cost.wallclockMs", wallclock_ms)?,
+            provider: provider.as_deref(),
+            usd,
+            at_ms: at("cost.atMs", at_ms)?,
+        };
+        self.apply(e)
+    }
+
+    #[wasm_bindgen(js_name = qualityFeedback)]
+    pub fn quality_feedback(&mut self, quality: f64, at_ms: Option<f64>) -> JsResult<()> {
+        let at_ms = at("qualityFeedback.atMs", at_ms)?;
+        self.apply(EventRef::QualityFeedback { quality, at_ms })
+    }
+
+    #[wasm_bindgen(js_name = userCorrection)]
+    pub fn user_correction(
+        &mut self,
+        message: &str,
+        corrects_last: bool,
+        at_ms: Option<f64>,
+    ) -> JsResult<()> {
+        let at_ms = at("userCorrection.atMs", at_ms)?;
+        self.apply(EventRef::UserCorrection {
+            message,
+            corrects_last,
+            at_ms,
+        })
+    }
+
+    /// `args_json` is the arguments as JSON text (the JS layer stringifies objects).
+    #[wasm_bindgen(js_name = toolCall)]
+    pub fn tool_call(
+        &mut self,
+        name: &str,
+        args_json: Option<String>,
+        call_id: Option<String>,
+        at_ms: Option<f64>,
+    ) -> JsResult<()> {
+        let at_ms = at("toolCall.atMs", at_ms)?;
+        let args = args_json.as_deref().map(Args::Json);
+        self.apply(EventRef::ToolCall {
+            name,
+            args,
+            call_id: call_id.as_deref(),
+            at_ms,
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(js_name = toolResult)]
+    pub fn tool_result(
+        &mut self,
+        name: &str,
+        ok: bool,
+        duration_ms: f64,
+        error: Option<String>,
+        result: Option<String>,
+        call_id: Option<String>,
+        at_ms: Option<f64>,
+    ) -> JsResult<()> {
+        let e = EventRef::ToolResult {
+            name,
+            ok,
+            duration_ms: count("toolResult.durationMs", duration_ms)?,
+            error: error.as_deref(),
+            result: result.as_deref(),
+            call_id: call_id.as_deref(),
+            at_ms: at("toolResult.atMs", at_ms)?,
+        };
+        self.apply(e)
+    }
+
+    /// One event as JSON text.
+    #[wasm_bindgen(js_name = eventJson)]
+    pub fn event_json(&mut self, json: &str) -> JsResult<()> {
+        let e = Event::from_json(json).map_err(js_err)?;
+        self.inner.on_event(&e).map_err(js_err)
+    }
+
+    /// The decision as JSON, or `undefined` when it is `continue`.
+    #[wasm_bindgen(js_name = decideJson)]
+    pub fn decide_json(&self) -> Option<String> {
+        let d = self.inner.decide();
+        if d.is_continue() {
+            None
+        } else {
+            serde_json::to_string(&d).ok()
+        }
+    }
+
+    pub fn export(&self) -> String {
+        self.inner.export()
+    }
+
+    pub fn merge(&mut self, json: &str) -> JsResult<()> {
+        self.inner.merge(json).map_err(js_err)
+    }
+
+    #[wasm_bindgen(js_name = injectCorrections)]
+    pub fn inject_corrections(&self, prompt: &str) -> String {
+        self.inner.inject_corrections(prompt)
+    }
+
+    #[wasm_bindgen(js_name = correctionsPrelude)]
+    pub fn corrections_prelude(&self) -> Option<String> {
+        self.inner.corrections_prelude()
+    }
+
+    #[wasm_bindgen(js_name = metricsJson)]
+    pub fn metrics_json(&self) -> String {
+        serde_json::to_string(&self.inner.metrics()).unwrap_or_default()
+    }
+
+    #[wasm_bindgen(js_name = toolCountsJson)]
+    pub fn tool_counts_json(&self) -> String {
+        serde_json::to_string(self.inner.tool_counts()).unwrap_or_default()
+    }
+
+    #[wasm_bindgen(js_name = correctionsJson)]
+    pub fn corrections_json(&self) -> String {
+        let records: Vec<_> = self.inner.corrections().collect();
+        serde_json::to_string(&records).unwrap_or_default()
+    }
+
+    pub fn confidence(&self) -> f64 {
+        self.inner.confidence()
+    }
+
+    #[wasm_bindgen(js_name = logprobCoverage)]
+    pub fn logprob_coverage(&self) -> f64 {
+        self.inner.logprob_coverage()
+    }
+
+    #[wasm_bindgen(js_name = driftScore)]
+    pub fn drift_score(&self) -> Option<f64> {
+        self.inner.drift_score()
+    }
+
+    pub fn topic(&self) -> String {
+        self.inner.topic().to_string()
+    }
+
+    #[wasm_bindgen(js_name = userId)]
+    pub fn user_id(&self) -> String {
+        self.inner.user_id().to_string()
+    }
+
+    #[wasm_bindgen(js_name = configJson)]
+    pub fn config_json(&self) -> String {
+        serde_json::to_string(self.inner.config()).unwrap_or_default()
+    }
+
+    #[wasm_bindgen(js_name = setConfig)]
+    pub fn set_config(&mut self, config_json: &str) -> JsResult<()> {
+        let config: Config = serde_json::from_str(config_json)
+            .map_err(|e| js_err(Error::type_error("options", e.to_string())))?;
+        self.inner.set_config(config).map_err(js_err)
+    }
+
+    #[wasm_bindgen(js_name = resetSession)]
+    pub fn reset_session(&mut self) {
+        self.inner.reset_session();
+    }
+
+    #[wasm_bindgen(js_name = maxTextBytes)]
+    pub fn max_text_bytes(&self) -> u32 {
+        self.inner.config().max_text_bytes
+    }
+}

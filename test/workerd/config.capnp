@@ -1,0 +1,22 @@
+# Raw workerd config for test/workerd/run.mjs. Paths are relative to this
+# file. The socket address below is a placeholder: run.mjs overrides it with
+# --socket-addr http=127.0.0.1:<free port>.
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .mainWorker) ],
+  sockets = [ (name = "http", address = "127.0.0.1:8787", http = (), service = "main") ],
+);
+
+const mainWorker :Workerd.Worker = (
+  modules = [
+    (name = "worker.mjs", esModule = embed "worker.mjs"),
+    (name = "shared/scenario.mjs", esModule = embed "../shared/scenario.mjs"),
+    (name = "pkg/entry-workerd.js", esModule = embed "../../pkg/entry-workerd.js"),
+    (name = "pkg/regulator.js", esModule = embed "../../pkg/regulator.js"),
+    (name = "pkg/reins_core.js", esModule = embed "../../pkg/reins_core.js"),
+    # A wasm module import is a precompiled WebAssembly.Module, as on Cloudflare.
+    (name = "pkg/reins_core_bg.wasm", wasm = embed "../../pkg/reins_core_bg.wasm"),
+  ],
+  compatibilityDate = "2026-11-01",  # must not be newer than the workerd build
+);
