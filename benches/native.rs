@@ -11,34 +11,12 @@ use std::time::Instant;
 
 use reins::{Config, Event, EventRef, Regulator};
 
-const TASK: &str =
-    "Refactor fetch_user in src/users.rs to be async, keep the database lookup unchanged, thanks.";
-
-/// About 2 KB of a typical assistant answer: prose plus a code block.
-const RESPONSE: &str = r#"Here is `fetch_user` rewritten as an async function. The database lookup itself is unchanged; only the call path became non-blocking.
-
-```rust
-pub async fn fetch_user(pool: &PgPool, id: UserId) -> Result<User, FetchError> {
-    let row = sqlx::query_as::<_, UserRow>("SELECT id, name, email FROM users WHERE id = $1")
-        .bind(id.0)
-        .fetch_optional(pool)
-        .await
-        .map_err(FetchError::Database)?;
-    row.map(User::from).ok_or(FetchError::NotFound(id))
-}
-```
-
-What changed:
-1. The signature is now `async fn`, and it borrows the pool instead of taking a connection, so callers can share one pool across tasks.
-2. `fetch_optional(...).await` replaces the blocking `query_row` call. The SQL text and the row mapping are exactly as before.
-3. Errors still map into `FetchError`; a missing row still becomes `FetchError::NotFound`.
-
-Callers need to `.await` the result. In the two places that call it today (`handlers::profile` and `jobs::refresh_cache`), that is a one-line change each, and both functions are already async, so nothing else moves.
-
-If you call it from synchronous code anywhere (tests, for example), wrap it with `tokio::runtime::Runtime::block_on` or make the test `#[tokio::test]`. I left the existing unit test as it was but marked it `#[tokio::test]` so it compiles; it exercises the same lookup against the test database.
-
-Nothing else in the module was touched: no new logging, no retries, no caching. If you want a timeout around the query, that would be a separate, small change using `tokio::time::timeout`, but I did not add it because you asked to keep the lookup logic unchanged.
-"#;
+/// The workload, shared with the JS benchmark (bench/bench.mjs): a ~100 B
+/// request, a ~2 KB typical answer (prose and a code block), and twenty
+/// typical corrections (~30 characters each).
+const TASK: &str = include_str!("workload/task.txt");
+const RESPONSE: &str = include_str!("workload/response.txt");
+const FIXES: &str = include_str!("workload/fixes.txt");
 
 /// Median nanoseconds per call over `samples` batches of `iters` calls.
 fn measure(iters: u32, mut f: impl FnMut()) -> f64 {
@@ -76,30 +54,6 @@ fn fresh() -> Regulator {
     .unwrap()
 }
 
-/// Twenty typical corrections (about 30 characters each).
-const FIXES: [&str; 20] = [
-    "Don't add logging.",
-    "Keep the function synchronous.",
-    "Use tabs, not spaces.",
-    "No Mermaid diagrams, please.",
-    "Shorter answers.",
-    "Don't rename public functions.",
-    "Use British spelling.",
-    "Stop adding retries.",
-    "Answer in Spanish.",
-    "Don't touch the tests.",
-    "Prefer iterators over loops.",
-    "No emojis in commit messages.",
-    "Keep the SQL unchanged.",
-    "Use anyhow for errors.",
-    "Explain before showing code.",
-    "Don't suggest new crates.",
-    "Cite the file and line.",
-    "Use snake_case for JSON keys.",
-    "Only change what I asked.",
-    "No TODO comments.",
-];
-
 fn mature() -> Regulator {
     let mut r = fresh();
     for t in 0..50 {
@@ -108,7 +62,7 @@ fn mature() -> Regulator {
             Some(1_732_000_000_000 + t * 60_000),
         )
         .unwrap();
-        for (c, fix) in (0u64..).zip(FIXES) {
+        for (c, fix) in (0u64..).zip(FIXES.lines()) {
             r.apply(EventRef::UserCorrection {
                 message: fix,
                 corrects_last: false,

@@ -139,7 +139,10 @@ export class Regulator {
         throw new TypeError(`toolCall.args: cannot be written as JSON (${e.message})`);
       }
       if (json === undefined) throw new TypeError(`toolCall.args: cannot be written as JSON (${describe(args)})`);
-      str("toolCall.args", json, this.#max);
+      // JSON.stringify escapes lone surrogates, so only the length needs checking.
+      if (json.length > this.#max) {
+        throw new RangeError(`toolCall.args: is at least ${json.length} bytes as JSON; the limit is ${this.#max} bytes`);
+      }
     }
     this.#core.toolCall(str("toolCall.name", name, 256), json, optStr("toolCall.callId", callId, 256), optNum("toolCall.atMs", atMs));
   }

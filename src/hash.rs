@@ -116,3 +116,33 @@ pub mod hex_opt {
         }
     }
 }
+
+/// Serde for 64-bit ids as 16 hex digits (see `hex_opt`).
+pub mod hex {
+    use serde::de::{Error, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{v:016x}"))
+    }
+
+    /// Parses from the borrowed text, so reading an id allocates nothing.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = u64;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("16 hex digits")
+            }
+            fn visit_str<E: Error>(self, t: &str) -> Result<u64, E> {
+                if t.len() != 16 {
+                    return Err(E::custom(format!("id {t:?} is not 16 hex digits")));
+                }
+                u64::from_str_radix(t, 16)
+                    .map_err(|_| E::custom(format!("id {t:?} is not 16 hex digits")))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}

@@ -271,7 +271,7 @@ impl Regulator {
         let was_explicit = std::mem::replace(&mut last.explicit, true);
         // The user's own words replace the retry text we inferred for this response.
         if let Some(id) = last.implicit_id.take().filter(|_| !was_explicit)
-            && self.memory.corrections.upgrade(&id, clean_text(message))
+            && self.memory.corrections.upgrade(id, clean_text(message))
         {
             return;
         }
@@ -285,7 +285,7 @@ impl Regulator {
         text: &str,
         source: Source,
         at_ms: Option<u64>,
-    ) -> Option<String> {
+    ) -> Option<u64> {
         if topic.is_empty() {
             return None;
         }
@@ -294,10 +294,9 @@ impl Regulator {
         let seq = self.memory.seq;
         self.memory.seq = seq.saturating_add(1);
         let h = combine(hash_bytes(self.id_seed, topic.as_bytes()), seq);
-        let h = combine(combine(h, hash_bytes(0, text.as_bytes())), at_ms);
-        let id = format!("{h:016x}");
+        let id = combine(combine(h, hash_bytes(0, text.as_bytes())), at_ms);
         let record = Record {
-            id: id.clone(),
+            id,
             topic: topic.to_string(),
             at_ms,
             seq,

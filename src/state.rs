@@ -7,9 +7,10 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::IgnoredAny;
+use std::fmt;
+
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::config::Config;
 use crate::detect::budget::Budget;
@@ -162,7 +163,8 @@ pub struct LastResponse {
     pub topic: String,
     pub at_ms: Option<u64>,
     /// The implicit correction already filed against it (one per response).
-    pub implicit_id: Option<String>,
+    #[serde(with = "crate::hash::hex_opt")]
+    pub implicit_id: Option<u64>,
     pub explicit: bool,
 }
 
@@ -235,12 +237,9 @@ impl Session {
             return bad("tools.runLen", "does not match the recorded calls");
         }
         if let Some(l) = &self.last_response
-            && (l.topic.len() > MAX_KEY_BYTES
-                || l.implicit_id
-                    .as_ref()
-                    .is_some_and(|i| i.len() > MAX_KEY_BYTES))
+            && l.topic.len() > MAX_KEY_BYTES
         {
-            return bad("lastResponse", "has an over-long topic or id");
+            return bad("lastResponse", "has an over-long topic");
         }
         Ok(())
     }
@@ -320,14 +319,13 @@ impl Snapshot {
         let head: Header = serde_json::from_str(text)
             .map_err(|e| Error::type_error("snapshot", format!("is not a JSON object: {e}")))?;
         let snap = match head.format {
-            Some(Value::String(f)) if f == FORMAT => {
-                let version = head
-                    .version
-                    .as_ref()
-                    .and_then(Value::as_u64)
-                    .ok_or_else(|| {
-                        Error::type_error("snapshot.version", "must be a whole number")
-                    })?;
+            Some(Scalar::Str(f)) if f == FORMAT => {
+                let Some(Scalar::Int(version)) = head.version else {
+                    return Err(Error::type_error(
+                        "snapshot.version",
+                        "must be a whole number",
+                    ));
+                };
                 if version > u64::from(VERSION) {
                     return Err(Error::range_error(
                         "snapshot.version",
@@ -352,9 +350,10 @@ impl Snapshot {
                 ));
             }
             None if head.user_id.is_some() && head.learned.is_some() => {
-                let value: Value = serde_json::from_str(text)
-                    .map_err(|e| Error::type_error("snapshot", e.to_string()))?;
-                from_noos(&value)?
+                let noos: Noos = serde_json::from_str(text).map_err(|e| {
+                    Error::type_error("snapshot", format!("is not a noos state: {e}"))
+                })?;
+                from_noos(noos)
             }
             None => {
                 return Err(Error::type_error(
@@ -385,50 +384,104 @@ impl Snapshot {
 /// The fields that tell which kind of snapshot a text is.
 #[derive(Deserialize)]
 struct Header {
-    format: Option<Value>,
-    version: Option<Value>,
+    format: Option<Scalar>,
+    version: Option<Scalar>,
     user_id: Option<IgnoredAny>,
     learned: Option<IgnoredAny>,
 }
 
+/// Any JSON value, kept only as far as an error message needs it (a typed
+/// visitor instead of `serde_json::Value` keeps the wasm module small).
+enum Scalar {
+    Str(String),
+    Int(u64),
+    Other(String),
+}
+
+impl fmt::Display for Scalar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scalar::Str(s) => write!(f, "{s:?}"),
+            Scalar::Int(n) => write!(f, "{n}"),
+            Scalar::Other(what) => f.write_str(what),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, s: &str) -> std::result::Result<Scalar, E> {
+                Ok(Scalar::Str(s.to_string()))
+            }
+            fn visit_u64<E>(self, n: u64) -> std::result::Result<Scalar, E> {
+                Ok(Scalar::Int(n))
+            }
+            fn visit_i64<E>(self, n: i64) -> std::result::Result<Scalar, E> {
+                Ok(Scalar::Other(format!("{n}")))
+            }
+            fn visit_f64<E>(self, _: f64) -> std::result::Result<Scalar, E> {
+                Ok(Scalar::Other("a fractional number".into()))
+            }
+            fn visit_bool<E>(self, b: bool) -> std::result::Result<Scalar, E> {
+                Ok(Scalar::Other(format!("{b}")))
+            }
+            fn visit_unit<E>(self) -> std::result::Result<Scalar, E> {
+                Ok(Scalar::Other("null".into()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> std::result::Result<Scalar, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Scalar::Other("an array".into()))
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> std::result::Result<Scalar, A::Error> {
+                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Scalar::Other("an object".into()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The parts of a noos 0.4.1 `RegulatorState` that carry over.
+#[derive(Deserialize)]
+struct Noos {
+    user_id: String,
+    #[serde(default)]
+    correction_patterns: Option<BTreeMap<String, NoosPattern>>,
+}
+
+#[derive(Deserialize)]
+struct NoosPattern {
+    #[serde(default)]
+    example_corrections: Vec<String>,
+}
+
 /// The reference design's snapshot: each pattern's example corrections
 /// (stored newest first) become records under our topic key for the same words.
-fn from_noos(value: &Value) -> Result<Snapshot> {
-    let obj = value
-        .as_object()
-        .ok_or_else(|| Error::type_error("snapshot", "must be a JSON object"))?;
-    let user_id = obj
-        .get("user_id")
-        .and_then(Value::as_str)
-        .ok_or_else(|| Error::type_error("snapshot.user_id", "must be a string"))?
-        .to_string();
+fn from_noos(noos: Noos) -> Snapshot {
+    let user_id = noos.user_id;
     let cfg = Config::default();
     let mut records = Vec::new();
     let mut seq = 0u64;
-    if let Some(patterns) = obj.get("correction_patterns") {
-        let patterns = patterns.as_object().ok_or_else(|| {
-            Error::type_error("snapshot.correction_patterns", "must be an object")
-        })?;
-        for (key, pattern) in patterns {
-            let examples = match pattern.get("example_corrections") {
-                None => Vec::new(),
-                Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
-                Some(_) => {
-                    return Err(Error::type_error(
-                        format!("snapshot.correction_patterns[{key:?}].example_corrections"),
-                        "must be an array of strings",
-                    ));
-                }
-            };
+    for (key, pattern) in noos.correction_patterns.unwrap_or_default() {
+        {
             let topic = topic_key(&KeywordBag::from_text(&key.replace('+', " ")));
-            for text in examples.into_iter().rev() {
+            for text in pattern.example_corrections.iter().rev() {
                 let text = crate::text::truncate_chars(&crate::text::redact_secrets(text), 1000);
-                let id = format!(
-                    "noos-{:016x}",
-                    combine(
-                        hash_bytes(seq, key.as_bytes()),
-                        hash_bytes(0, text.as_bytes())
-                    )
+                let id = combine(
+                    hash_bytes(seq, key.as_bytes()),
+                    hash_bytes(0, text.as_bytes()),
                 );
                 records.push(Record {
                     id,
@@ -442,7 +495,7 @@ fn from_noos(value: &Value) -> Result<Snapshot> {
             }
         }
     }
-    Ok(Snapshot {
+    Snapshot {
         format: FORMAT.into(),
         version: VERSION,
         user_id,
@@ -453,5 +506,5 @@ fn from_noos(value: &Value) -> Result<Snapshot> {
             ..Memory::default()
         },
         session: Session::default(),
-    })
+    }
 }

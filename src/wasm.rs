@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::config::MAX_SAFE_INT;
 use crate::event::{Args, EVENT_FIELDS};
-use crate::{Config, Error, ErrorKind, Event, EventRef, Regulator};
+use crate::{Config, Error, ErrorKind, EventRef, Regulator};
 
 type JsResult<T> = Result<T, JsValue>;
 
@@ -220,13 +220,6 @@ impl RegulatorCore {
             at_ms: at("toolResult.atMs", at_ms)?,
         };
         self.apply(e)
-    }
-
-    /// One event as JSON text.
-    #[wasm_bindgen(js_name = eventJson)]
-    pub fn event_json(&mut self, json: &str) -> JsResult<()> {
-        let e = Event::from_json(json).map_err(js_err)?;
-        self.inner.on_event(&e).map_err(js_err)
     }
 
     /// The decision as JSON, or `undefined` when it is `continue`.

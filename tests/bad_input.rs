@@ -310,8 +310,8 @@ fn foreign_future_and_tampered_snapshots_are_refused() {
         ),
         (
             tamper(|v| v["memory"]["corrections"]["async+fetch_user"][0][0] = json!("")),
-            ErrorKind::Range,
-            "memory.corrections[\"async+fetch_user\"][0].id",
+            ErrorKind::Type,
+            "snapshot",
         ),
         (
             tamper(|v| {
@@ -388,11 +388,18 @@ fn the_reference_designs_snapshot_is_read() {
             .count(),
         0
     );
-    let broken = json!({ "user_id": "u", "learned": {}, "correction_patterns": null });
+    let empty = json!({ "user_id": "u", "learned": {}, "correction_patterns": null });
     assert_eq!(
-        Regulator::import(&broken.to_string()).unwrap_err().field(),
-        "snapshot.correction_patterns"
+        Regulator::import(&empty.to_string())
+            .unwrap()
+            .corrections()
+            .count(),
+        0
     );
+    let broken = json!({ "user_id": "u", "learned": {}, "correction_patterns": { "a+b": { "example_corrections": 5 } } });
+    let err = Regulator::import(&broken.to_string()).unwrap_err();
+    assert_eq!((err.field(), err.kind()), ("snapshot", ErrorKind::Type));
+    assert!(err.message().contains("noos"), "{err}");
 }
 
 #[test]

@@ -166,9 +166,9 @@ proptest! {
         let m = a.merge(&b, &cfg);
         // Every record dropped by the merge is older than every kept record of its topic,
         // or the total cap was reached.
-        let kept: std::collections::BTreeSet<&str> = m.corrections.records().map(|r| r.id.as_str()).collect();
+        let kept: std::collections::BTreeSet<u64> = m.corrections.records().map(|r| r.id).collect();
         for r in a.corrections.records().chain(b.corrections.records()) {
-            if kept.contains(r.id.as_str()) { continue; }
+            if kept.contains(&r.id) { continue; }
             let full_topic = m.corrections.count(&r.topic) == 4;
             let full_total = m.corrections.len() == cfg.max_correction_records as usize;
             prop_assert!(full_topic || full_total, "dropped {:?} without a full cap", r.id);

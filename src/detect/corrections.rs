@@ -8,13 +8,15 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::config::Config;
 use crate::decision::CorrectionPattern;
 use crate::error::{Error, Result};
-use crate::hash::hash_bytes;
 
 /// Stored correction texts are cut to this many characters (plus `…`).
 pub const MAX_TEXT_CHARS: usize = 1000;
@@ -33,7 +35,9 @@ pub enum Source {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Record {
-    pub id: String,
+    /// Random-seeded, unique per record; 16 hex digits in JSON.
+    #[serde(with = "crate::hash::hex")]
+    pub id: u64,
     pub topic: String,
     pub at_ms: u64,
     /// Order of creation within one regulator, to order records of one millisecond.
@@ -45,10 +49,10 @@ pub struct Record {
 impl Record {
     /// Newest-last order; the id makes it total across regulators.
     fn age_cmp(&self, other: &Self) -> Ordering {
-        (self.at_ms, self.seq, &self.id, &self.topic).cmp(&(
+        (self.at_ms, self.seq, self.id, &self.topic).cmp(&(
             other.at_ms,
             other.seq,
-            &other.id,
+            other.id,
             &other.topic,
         ))
     }
@@ -90,7 +94,7 @@ impl Store {
         self.topics.values().flatten()
     }
 
-    pub fn get(&self, id: &str) -> Option<&Record> {
+    pub fn get(&self, id: u64) -> Option<&Record> {
         self.records().find(|r| r.id == id)
     }
 
@@ -107,7 +111,7 @@ impl Store {
     }
 
     /// Turns an implicit record into an explicit one with the user's words.
-    pub fn upgrade(&mut self, id: &str, text: String) -> bool {
+    pub fn upgrade(&mut self, id: u64, text: String) -> bool {
         for r in self.topics.values_mut().flatten() {
             if r.id == id {
                 r.source = Source::Explicit;
@@ -172,12 +176,12 @@ impl Store {
 
     /// Union by id, then trim. Pure: neither input changes.
     pub fn merge(&self, other: &Store, cfg: &Config) -> Store {
-        let mut by_id: BTreeMap<&str, &Record> = BTreeMap::new();
+        let mut by_id: BTreeMap<u64, &Record> = BTreeMap::new();
         for r in self.records().chain(other.records()) {
-            match by_id.get(r.id.as_str()) {
+            match by_id.get(&r.id) {
                 Some(cur) if cur.version_cmp(r) != Ordering::Less => {}
                 _ => {
-                    by_id.insert(&r.id, r);
+                    by_id.insert(r.id, r);
                 }
             }
         }
@@ -227,12 +231,6 @@ impl Store {
                 ));
             }
             for (i, r) in list.iter().enumerate() {
-                if r.id.is_empty() || r.id.len() > MAX_KEY_BYTES {
-                    return Err(Error::range_error(
-                        f(i, "id"),
-                        format!("must be 1 to {MAX_KEY_BYTES} bytes"),
-                    ));
-                }
                 if r.text.len() > 4 * (MAX_TEXT_CHARS + 1)
                     || r.text.chars().count() > MAX_TEXT_CHARS + 1
                 {
@@ -243,16 +241,12 @@ impl Store {
                 }
             }
         }
-        // Duplicate ids: sort cheap hashes, compare strings only on equal hashes.
-        let mut hashed: Vec<(u64, &str)> = self
-            .records()
-            .map(|r| (hash_bytes(0, r.id.as_bytes()), r.id.as_str()))
-            .collect();
-        hashed.sort_unstable();
-        if let Some(w) = hashed.windows(2).find(|w| w[0] == w[1]) {
+        let mut ids: Vec<u64> = self.records().map(|r| r.id).collect();
+        ids.sort_unstable();
+        if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
             return Err(Error::range_error(
                 format!("{field}.id"),
-                format!("{:?} appears twice", w[0].1),
+                format!("{:016x} appears twice", w[0]),
             ));
         }
         Ok(())
@@ -270,7 +264,7 @@ impl Serialize for Store {
                 .iter()
                 .map(|r| {
                     (
-                        r.id.as_str(),
+                        Hex(r.id),
                         r.at_ms,
                         r.seq,
                         source_tag(r.source),
@@ -284,7 +278,16 @@ impl Serialize for Store {
     }
 }
 
-type Row<'a> = (&'a str, u64, u64, char, &'a str);
+type Row<'a> = (Hex, u64, u64, char, &'a str);
+
+/// An id written as 16 hex digits without allocating.
+struct Hex(u64);
+
+impl Serialize for Hex {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        crate::hash::hex::serialize(&self.0, s)
+    }
+}
 
 fn source_tag(s: Source) -> char {
     match s {
@@ -294,38 +297,117 @@ fn source_tag(s: Source) -> char {
 }
 
 /// Restores without trimming: over-cap snapshots are rejected by `validate`.
+/// Rows are read straight into records (no intermediate tuples), since import
+/// time is mostly allocation.
 impl<'de> Deserialize<'de> for Store {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let raw = BTreeMap::<String, Vec<(String, u64, u64, char, String)>>::deserialize(d)?;
-        let mut store = Store::default();
-        for (topic, rows) in raw {
-            let mut list = Vec::with_capacity(rows.len());
-            for (id, at_ms, seq, tag, text) in rows {
-                let source = match tag {
-                    'e' => Source::Explicit,
-                    'i' => Source::Implicit,
-                    other => {
-                        return Err(serde::de::Error::custom(format!(
-                            "correction source must be \"e\" or \"i\", got {other:?}"
-                        )));
-                    }
-                };
-                list.push(Record {
-                    id,
-                    topic: topic.clone(),
-                    at_ms,
-                    seq,
-                    source,
-                    text,
-                });
+        struct Topics;
+        impl<'de> Visitor<'de> for Topics {
+            type Value = Store;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of topic → [id, atMs, seq, \"e\" | \"i\", text] rows")
             }
-            list.sort_by(Record::age_cmp);
-            store.len += list.len();
-            if !list.is_empty() {
-                store.topics.insert(topic, list);
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Store, A::Error> {
+                let mut store = Store::default();
+                while let Some(topic) = map.next_key::<String>()? {
+                    let mut list = map.next_value_seed(Rows(&topic))?;
+                    if !list.is_sorted_by(|a, b| a.age_cmp(b) != Ordering::Greater) {
+                        list.sort_by(Record::age_cmp);
+                    }
+                    store.len += list.len();
+                    if !list.is_empty() && store.topics.insert(topic.clone(), list).is_some() {
+                        return Err(A::Error::custom(format!("topic {topic:?} appears twice")));
+                    }
+                }
+                Ok(store)
             }
         }
-        Ok(store)
+        d.deserialize_map(Topics)
+    }
+}
+
+/// The rows of one topic.
+struct Rows<'a>(&'a str);
+
+impl<'de> DeserializeSeed<'de> for Rows<'_> {
+    type Value = Vec<Record>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Vec<Record>, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Rows<'_> {
+    type Value = Vec<Record>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of rows")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Vec<Record>, A::Error> {
+        let mut list = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(64));
+        while let Some(r) = seq.next_element_seed(RowSeed(self.0))? {
+            list.push(r);
+        }
+        Ok(list)
+    }
+}
+
+/// One `[id, atMs, seq, "e" | "i", text]` row of a topic.
+struct RowSeed<'a>(&'a str);
+
+impl<'de> DeserializeSeed<'de> for RowSeed<'_> {
+    type Value = Record;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Record, D::Error> {
+        d.deserialize_tuple(5, self)
+    }
+}
+
+impl<'de> Visitor<'de> for RowSeed<'_> {
+    type Value = Record;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a row [id, atMs, seq, \"e\" | \"i\", text]")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Record, A::Error> {
+        let missing = || {
+            A::Error::custom("a correction row needs 5 items: [id, atMs, seq, \"e\" | \"i\", text]")
+        };
+        let id = seq.next_element_seed(HexSeed)?.ok_or_else(missing)?;
+        let at_ms = seq.next_element::<u64>()?.ok_or_else(missing)?;
+        let seq_no = seq.next_element::<u64>()?.ok_or_else(missing)?;
+        let source = match seq.next_element::<char>()?.ok_or_else(missing)? {
+            'e' => Source::Explicit,
+            'i' => Source::Implicit,
+            other => {
+                return Err(A::Error::custom(format!(
+                    "correction source must be \"e\" or \"i\", got {other:?}"
+                )));
+            }
+        };
+        let text = seq.next_element::<String>()?.ok_or_else(missing)?;
+        if seq.next_element::<IgnoredAny>()?.is_some() {
+            return Err(A::Error::custom("a correction row has more than 5 items"));
+        }
+        Ok(Record {
+            id,
+            topic: self.0.to_string(),
+            at_ms,
+            seq: seq_no,
+            source,
+            text,
+        })
+    }
+}
+
+struct HexSeed;
+
+impl<'de> DeserializeSeed<'de> for HexSeed {
+    type Value = u64;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<u64, D::Error> {
+        crate::hash::hex::deserialize(d)
     }
 }
 
@@ -356,7 +438,7 @@ mod tests {
 
     fn rec(id: &str, topic: &str, at: u64, text: &str) -> Record {
         Record {
-            id: id.into(),
+            id: crate::hash::hash_bytes(0, id.as_bytes()),
             topic: topic.into(),
             at_ms: at,
             seq: 0,
@@ -455,12 +537,18 @@ mod tests {
         implicit.source = Source::Implicit;
         a.add(implicit, &cfg);
         let mut b = a.clone();
-        assert!(b.upgrade("x", "no, without logging".into()));
+        assert!(b.upgrade(
+            crate::hash::hash_bytes(0, b"x"),
+            "no, without logging".into()
+        ));
         let m1 = a.merge(&b, &cfg);
         let m2 = b.merge(&a, &cfg);
         assert_eq!(m1, m2);
         assert_eq!(m1.len(), 1);
-        assert_eq!(m1.get("x").unwrap().text, "no, without logging");
+        assert_eq!(
+            m1.get(crate::hash::hash_bytes(0, b"x")).unwrap().text,
+            "no, without logging"
+        );
     }
 
     fn check(records: Vec<Record>) -> Result<()> {
@@ -475,7 +563,6 @@ mod tests {
     #[test]
     fn validation_rejects_tampering() {
         assert!(check(vec![rec("a", "t", 1, "x"), rec("a", "u", 2, "y")]).is_err());
-        assert!(check(vec![rec("", "t", 1, "x")]).is_err());
         assert!(check(vec![rec("a", "", 1, "x")]).is_err());
         assert!(check(vec![rec("a", "t", 1, &"x".repeat(5000))]).is_err());
         let many: Vec<Record> = (0..21)
@@ -494,11 +581,24 @@ mod tests {
         i.source = Source::Implicit;
         s.add(i, &cfg);
         let json = serde_json::to_string(&s).unwrap();
+        let (a, b) = (
+            crate::hash::hash_bytes(0, b"a"),
+            crate::hash::hash_bytes(0, b"b"),
+        );
         assert_eq!(
             json,
-            r#"{"t":[["a",1,0,"i","first"],["b",2,0,"e","second"]]}"#
+            format!(r#"{{"t":[["{a:016x}",1,0,"i","first"],["{b:016x}",2,0,"e","second"]]}}"#)
         );
         assert_eq!(serde_json::from_str::<Store>(&json).unwrap(), s);
-        assert!(serde_json::from_str::<Store>(r#"{"t":[["a",1,0,"?","x"]]}"#).is_err());
+        for bad in [
+            r#"{"t":[["0000000000000001",1,0,"?","x"]]}"#,
+            r#"{"t":[["1",1,0,"e","x"]]}"#,
+            r#"{"t":[["000000000000000g",1,0,"e","x"]]}"#,
+            r#"{"t":[["0000000000000001",1,0,"e"]]}"#,
+            r#"{"t":[["0000000000000001",1,0,"e","x",5]]}"#,
+            r#"{"t":[["0000000000000002",1,0,"e","y"]],"t":[["0000000000000001",1,0,"e","x"]]}"#,
+        ] {
+            assert!(serde_json::from_str::<Store>(bad).is_err(), "{bad}");
+        }
     }
 }
