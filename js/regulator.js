@@ -189,7 +189,9 @@ export class Regulator {
   /** Pure: the same state gives the same decision. */
   decide() {
     const json = this.#core.decideJson();
-    return json === undefined ? CONTINUE : JSON.parse(json);
+    if (json === undefined) return CONTINUE;
+    const concerns = JSON.parse(json);
+    return { ...concerns[0], concerns };
   }
 
   export() {

@@ -222,14 +222,16 @@ impl RegulatorCore {
         self.apply(e)
     }
 
-    /// The decision as JSON, or `undefined` when it is `continue`.
+    /// The concerns of the decision as JSON (winner first), or `undefined`
+    /// when it is `continue`. The JS layer spreads the winner beside the list,
+    /// so the winner is not serialised and parsed twice.
     #[wasm_bindgen(js_name = decideJson)]
     pub fn decide_json(&self) -> Option<String> {
         let d = self.inner.decide();
         if d.is_continue() {
             None
         } else {
-            serde_json::to_string(&d).ok()
+            serde_json::to_string(&d.concerns).ok()
         }
     }
 

@@ -9,19 +9,77 @@
 //! below is therefore ordered longest-first per final letter, and a match
 //! ends the step whether or not its region condition held.
 //!
-//! All suffix work happens on the word's last sixteen bytes held in a `u128`
-//! register (last byte lowest): a suffix test is one mask-and-compare, and an
-//! edit is a couple of shifts. Keeping edits out of memory matters as much as
-//! avoiding `memcmp`: reloading bytes that were just stored at a different
-//! width stalls on store forwarding, which cost more than the stemming itself.
+//! All suffix work happens on the word's last eight bytes held in a `u64`
+//! (last byte in the top lane, i.e. as a little-endian load of those bytes
+//! reads them): no suffix is longer than seven bytes, so a suffix test is
+//! one mask-and-compare. Everything stays within 64 bits on purpose: the
+//! product runs as wasm32, which has no 128-bit integers (a `u128` shift
+//! there is a libcall that returns through memory) and no byte swap.
+//!
+//! Every Porter2 edit is a cut, sometimes followed by appending one or two
+//! letters (`ational` -> `ate` is "cut five, append `e`"). So the input is
+//! never copied or written: after a cut, the register's low lanes are
+//! refilled straight from it, and the few appended letters live only in
+//! the register (and are all the output needs beyond a prefix of the input).
 
 /// Longer tokens are essentially never English words (URLs, hashes, glued
 /// identifiers); passing them through lets per-position masks fit a `u64`.
 const MAX_LEN: usize = 48;
 
-/// The postlude's Y -> y is setting bit 0x20, which every other byte that
-/// can occur in the register (a-z and the apostrophe) already has.
-const LOWER: u128 = 0x2020_2020_2020_2020_2020_2020_2020_2020;
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// `b` in every lane.
+const fn splat(b: u8) -> u64 {
+    0x0101_0101_0101_0101 * b as u64
+}
+
+/// Per-lane classification of eight bytes, as the top bit of each lane.
+struct Lanes {
+    /// Lanes outside `[a-z']`.
+    bad: u64,
+    vowels: u64,
+    ys: u64,
+}
+
+impl Lanes {
+    #[inline(always)]
+    fn of(x: u64) -> Lanes {
+        // With the top bit clear in every lane (anything else is bad
+        // anyway), adding 0x7f sets it exactly in the nonzero lanes, and
+        // no addition below carries into the next lane.
+        let ascii = x & !LOW7 == 0;
+        let x = x & LOW7;
+        let differs = |b: u8| (x ^ splat(b)).wrapping_add(LOW7);
+        let at_least = |b: u8| x.wrapping_add(splat(0x80 - b));
+        let letter = at_least(b'a') & !at_least(b'z' + 1);
+        let ok = (letter | !differs(b'\'')) & HIGH;
+        let not_y = differs(b'y');
+        let consonant =
+            differs(b'a') & differs(b'e') & differs(b'i') & differs(b'o') & differs(b'u') & not_y;
+        Lanes {
+            bad: if ascii { !ok & HIGH } else { HIGH },
+            vowels: !consonant & HIGH,
+            ys: !not_y & HIGH,
+        }
+    }
+
+    /// Bit `i` set for each lane `i` whose top bit is set.
+    #[inline(always)]
+    fn bits(lanes: u64) -> u64 {
+        ((lanes >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    }
+
+    #[inline(always)]
+    fn vowels(&self) -> u64 {
+        Self::bits(self.vowels)
+    }
+
+    #[inline(always)]
+    fn ys(&self) -> u64 {
+        Self::bits(self.ys)
+    }
+}
 
 /// Writes the Porter2 stem of `word` into `out` (cleared first).
 /// `word` must already be lowercase. Words that are not plain ASCII
@@ -41,46 +99,69 @@ pub fn stem_into(word: &str, out: &mut String) {
     };
     let n = body.len();
 
-    // One pass validates and records the tail register plus per-position
-    // vowel and y masks, so no later step rescans the word. Plain locals,
-    // not struct fields, so they stay in registers; and no loop-carried
-    // dependency besides the accumulators, which is why y marking is left
-    // to a fix-up pass.
-    let mut t = 0u128;
+    // Validate and find the vowels and y's eight bytes at a time: words
+    // of up to eight bytes (most of them) take one pass over the register,
+    // with no per-byte loop. Longer words add the full chunks in front of
+    // the last eight bytes.
+    let mut t = last8(body);
+    let mut bad = 0u64;
     let mut vowels = 0u64;
     let mut ys = 0u64;
-    let mut valid = true;
-    for (i, &c) in body.iter().enumerate() {
-        valid &= c.is_ascii_lowercase() || c == b'\'';
-        t = (t << 8) | u128::from(c);
-        vowels |= u64::from(is_vowel(c)) << i;
-        ys |= u64::from(c == b'y') << i;
+    let mut at = 0;
+    while at + 8 < n
+        && let Some(chunk) = body.get(at..).and_then(|s| s.first_chunk::<8>())
+    {
+        let c = Lanes::of(u64::from_le_bytes(*chunk));
+        bad |= c.bad;
+        vowels |= c.vowels().wrapping_shl(at as u32);
+        ys |= c.ys().wrapping_shl(at as u32);
+        at += 8;
+    }
+    // The last eight bytes; for a shorter word only its top `n` lanes.
+    let c = Lanes::of(t);
+    bad |= c.bad & u64::MAX.wrapping_shl(8 * (8 - n.min(8)) as u32);
+    let (v, y) = (c.vowels(), c.ys());
+    if n >= 8 {
+        vowels |= v.wrapping_shl(n as u32 - 8);
+        ys |= y.wrapping_shl(n as u32 - 8);
+    } else {
+        vowels |= v.wrapping_shr(8 - n as u32);
+        ys |= y.wrapping_shr(8 - n as u32);
     }
     // Anything outside [a-z'] (digits, uppercase, non-ASCII) is not a word
     // the algorithm was designed for; leave it intact.
-    if !valid {
+    if bad != 0 {
         out.push_str(word);
         return;
     }
     // The prelude's y marking: a y that starts the word or follows a vowel
     // acts as a consonant (`Y`). Going left to right over the updated mask
     // matches Snowball's `repeat goto` ("ayy" gives "aYy").
+    let mut marks = 0u64;
     let mut rest = ys;
     while rest != 0 {
         let i = rest.trailing_zeros();
         rest &= rest - 1;
         if i == 0 || (vowels >> (i - 1)) & 1 != 0 {
             vowels &= !(1 << i);
-            // y ^ Y = 0x20; positions left of the 16-byte window drop out.
-            t ^= 0x20u128.checked_shl(8 * (n as u32 - 1 - i)).unwrap_or(0);
+            marks |= 1 << i;
         }
     }
-    let input = t;
+    let mut head = match body.first_chunk::<8>() {
+        Some(c) => u64::from_le_bytes(*c),
+        None => t.wrapping_shr(8 * (8 - n) as u32),
+    };
+    if marks != 0 {
+        t ^= case_flips(marks, n);
+        head ^= case_flips(marks, 8);
+    }
     let mut w = Word {
         src: body,
-        n,
+        head,
+        marks,
         t,
-        known: n.saturating_sub(16),
+        n,
+        edit: n,
         p1: n,
         p2: n,
         vowels,
@@ -90,26 +171,26 @@ pub fn stem_into(word: &str, out: &mut String) {
     // apostrophe disables them. None of them contains a y that the marking
     // above would have changed.
     if start == 0
-        && let Some(s) = exception1(w.tail())
+        && let Some(s) = EXCEPTION1.get(w.t)
     {
         out.push_str(s);
         return;
     }
 
     // `mark_regions`: a region starts one past each vowel/non-vowel boundary.
-    // The exceptional R1 prefixes contain no y, so the raw input can be used.
-    let boundaries = (vowels << 1) & !vowels & !u64::MAX.checked_shl(n as u32).unwrap_or(0);
+    // The exceptional R1 prefixes contain no y, so marking cannot hide them.
+    let boundaries = (vowels << 1) & !vowels & !u64::MAX.wrapping_shl(n as u32);
     let first_region_after = |p: usize| {
-        let later = boundaries & u64::MAX.checked_shl(p as u32 + 1).unwrap_or(0);
+        let later = boundaries & u64::MAX.wrapping_shl(p as u32 + 1);
         if later == 0 {
             n
         } else {
             later.trailing_zeros() as usize + 1
         }
     };
-    w.p1 = if body.starts_with(b"gener") || body.starts_with(b"arsen") {
+    w.p1 = if head & FRONT5 == GENER || head & FRONT5 == ARSEN {
         5
-    } else if body.starts_with(b"commun") {
+    } else if head & FRONT6 == COMMUN {
         6
     } else if boundaries == 0 {
         n
@@ -120,30 +201,59 @@ pub fn stem_into(word: &str, out: &mut String) {
 
     w.stem();
 
-    let edited = w.n.saturating_sub(w.known);
-    let cut = n.saturating_sub(w.n);
-    // Usually the stem is just a prefix of the input; then the input itself
-    // can be pushed, skipping UTF-8 validation of a scratch copy.
-    if edited + cut <= 16 {
-        let mask = !u128::MAX.checked_shl(8 * edited as u32).unwrap_or(0);
-        let before = input.checked_shr(8 * cut as u32).unwrap_or(0);
-        if ((w.t ^ before) & !LOWER & mask) == 0 {
-            if let Some(s) = word.get(start..start + w.n) {
-                out.push_str(s);
-            }
-            return;
+    // Bytes before `edit` are the input's (whose y's are already what the
+    // postlude would restore); the at most two letters after it were
+    // appended by the steps and exist only in the register.
+    let keep = w.n.min(w.edit);
+    if let Some(s) = word.get(start..start + keep) {
+        out.push_str(s);
+    }
+    let extra = (w.n - keep).min(8);
+    let mut appended = w.t.checked_shr(8 * (8 - extra) as u32).unwrap_or(0);
+    for _ in 0..extra {
+        out.push(char::from(appended as u8));
+        appended >>= 8;
+    }
+}
+
+/// The last eight bytes of `s` (zero-padded in front), last byte highest.
+/// `s` must have at least two bytes.
+#[inline]
+fn last8(s: &[u8]) -> u64 {
+    if let Some(c) = s.last_chunk::<8>() {
+        return u64::from_le_bytes(*c);
+    }
+    // Shorter words: two overlapping loads, so no per-byte loop.
+    let n = s.len() as u32;
+    let front = match (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        (Some(a), Some(b)) => {
+            u64::from(u32::from_le_bytes(*a)) | u64::from(u32::from_le_bytes(*b)) << (8 * (n - 4))
         }
-    }
-    // Bytes before `known` were never edited, so they come straight from the
-    // input (whose y's are already what the postlude would restore); the
-    // rest comes from the register.
-    if let Some(s) = word.get(start..start + w.known.min(w.n)) {
-        out.push_str(s);
-    }
-    let bytes = (w.t | LOWER).to_be_bytes();
-    if let Some(Ok(s)) = bytes.get(16 - edited.min(16)..).map(core::str::from_utf8) {
-        out.push_str(s);
-    }
+        _ => match (s.first_chunk::<2>(), s.last_chunk::<2>()) {
+            (Some(a), Some(b)) => {
+                u64::from(u16::from_le_bytes(*a))
+                    | u64::from(u16::from_le_bytes(*b)) << (8 * (n - 2))
+            }
+            _ => 0,
+        },
+    };
+    front.wrapping_shl(8 * (8 - n))
+}
+
+/// XOR mask turning `y` into `Y` (0x20 apart) at the marked positions
+/// among the eight ending at `end`.
+#[inline]
+fn case_flips(marks: u64, end: usize) -> u64 {
+    let bits = if end >= 8 {
+        marks.wrapping_shr(end as u32 - 8)
+    } else {
+        marks.wrapping_shl(8 - end as u32)
+    } & 0xff;
+    // Spread bit i to bit 8i.
+    let x = (bits | bits << 28) & 0x0000_000f_0000_000f;
+    let x = (x | x << 14) & 0x0003_0003_0003_0003;
+    let x = (x | x << 7) & 0x0101_0101_0101_0101;
+    x << 5
 }
 
 /// Bit `c & 63` set for each byte `c` of a set. Only a-z, `'`, `Y` and the
@@ -162,18 +272,6 @@ const fn byte_set(members: &[u8]) -> u64 {
 const VOWELS: u64 = byte_set(b"aeiouy");
 const VOWELS_WXY: u64 = byte_set(b"aeiouywxY");
 
-/// The prelude's y marking: a y that starts the word or follows a vowel acts
-/// as a consonant (`Y`). Feeding back the already-marked previous byte
-/// matches Snowball's `repeat goto` ("ayy" gives "aYy").
-#[inline(always)]
-fn mark_y(c: u8, prev_vowel: bool, i: usize) -> u8 {
-    if c == b'y' && (prev_vowel || i == 0) {
-        b'Y'
-    } else {
-        c
-    }
-}
-
 /// Snowball's `v` grouping; `Y` (a consonantal y) is deliberately absent.
 #[inline(always)]
 fn is_vowel(c: u8) -> bool {
@@ -186,17 +284,38 @@ fn is_vowel_wxy(c: u8) -> bool {
     (VOWELS_WXY >> (c & 63)) & 1 != 0
 }
 
-/// Big-endian packing: the last byte of `s` lands in the low bits, which is
-/// how `Word::tail` presents the end of the word.
+/// Packs `s` the way `Word::t` holds the end of the word: last byte in the
+/// top lane, earlier bytes below it, unused low lanes zero.
 const fn pack(s: &[u8]) -> u64 {
     let mut v = 0u64;
     let mut rest = s;
     while let [first, tail @ ..] = rest {
-        v = (v << 8) | *first as u64;
+        v = (v >> 8) | (*first as u64) << 56;
         rest = tail;
     }
     v
 }
+
+/// Packs `s` the way `Word::head` holds the start of the word: first byte
+/// in the lowest lane.
+const fn pack_front(s: &[u8]) -> u64 {
+    let mut v = 0u64;
+    let mut shift = 0;
+    let mut rest = s;
+    while let [first, tail @ ..] = rest {
+        v |= (*first as u64) << shift;
+        shift += 8;
+        rest = tail;
+    }
+    v
+}
+
+/// The exceptional R1 prefixes, tested against the word's first bytes.
+const FRONT5: u64 = (1 << 40) - 1;
+const FRONT6: u64 = (1 << 48) - 1;
+const GENER: u64 = pack_front(b"gener");
+const ARSEN: u64 = pack_front(b"arsen");
+const COMMUN: u64 = pack_front(b"commun");
 
 /// A suffix of at most eight bytes, ready for a mask-and-compare.
 #[derive(Clone, Copy)]
@@ -209,10 +328,12 @@ struct Sfx {
 impl Sfx {
     const fn new(s: &[u8]) -> Sfx {
         let len = s.len();
-        let mask = if len >= 8 {
+        let mask = if len == 0 {
+            0
+        } else if len >= 8 {
             u64::MAX
         } else {
-            (1u64 << (8 * len)) - 1
+            u64::MAX << (64 - 8 * len)
         };
         Sfx {
             pat: pack(s),
@@ -227,66 +348,115 @@ impl Sfx {
     }
 }
 
-/// Rewrites suffix `from` to `to` (packed like `Sfx::pat`).
+/// Rewrites suffix `from` to `to`, as a cut of `cut` bytes followed by
+/// appending the `add_len` bytes `add` (packed like `Sfx::pat`): the part
+/// of `to` that `from` already starts with is kept, not rewritten.
 #[derive(Clone, Copy)]
 struct Rule {
     from: Sfx,
-    to: u64,
-    to_len: usize,
+    cut: usize,
+    add: u64,
+    add_len: usize,
 }
 
 const fn rule(from: &[u8], to: &[u8]) -> Rule {
+    let (mut cut, mut add) = (from, to);
+    while let ([a, cut_rest @ ..], [b, add_rest @ ..]) = (cut, add) {
+        if *a != *b {
+            break;
+        }
+        cut = cut_rest;
+        add = add_rest;
+    }
     Rule {
         from: Sfx::new(from),
-        to: pack(to),
-        to_len: to.len(),
+        cut: cut.len(),
+        add: pack(add),
+        add_len: add.len(),
     }
 }
 
-/// Whole-word constants compare against `Word::tail` directly: the zero
-/// padding makes `tail == pack(word)` an exact equality test for words of
-/// up to seven bytes (a longer word has a letter in the top byte).
-macro_rules! whole {
-    ($($name:ident = $s:literal;)*) => {
-        $(const $name: u64 = pack($s);)*
-    };
+/// Whole words compare against `Word::t` directly: the zero padding makes
+/// `t == pack(word)` an exact equality test for words of up to seven bytes
+/// (a longer word has a letter in the lowest lane). Each list is a small
+/// perfect-hash table, so a lookup is a multiply, one load and one compare
+/// instead of a chain of hard-to-predict branches.
+struct WordSet<V: Copy, const N: usize> {
+    mul: u64,
+    slots: [(u64, V); N],
 }
 
-whole! {
-    SKIS = b"skis"; SKIES = b"skies"; DYING = b"dying"; LYING = b"lying";
-    TYING = b"tying"; IDLY = b"idly"; GENTLY = b"gently"; UGLY = b"ugly";
-    EARLY = b"early"; ONLY = b"only"; SINGLY = b"singly"; SKY = b"sky";
-    NEWS = b"news"; HOWE = b"howe"; ATLAS = b"atlas"; COSMOS = b"cosmos";
-    BIAS = b"bias"; ANDES = b"andes";
-    INNING = b"inning"; OUTING = b"outing"; CANNING = b"canning";
-    HERRING = b"herring"; EARRING = b"earring"; PROCEED = b"proceed";
-    EXCEED = b"exceed"; SUCCEED = b"succeed";
+impl<V: Copy, const N: usize> WordSet<V, N> {
+    /// Panics (at compile time: only ever evaluated for a `const`) if `mul`
+    /// sends two words to the same slot.
+    const fn new(mul: u64, words: &[(&[u8], V)], empty: V) -> Self {
+        let mut slots = [(0, empty); N];
+        let mut rest = words;
+        while let [(word, value), tail @ ..] = rest {
+            let key = pack(word);
+            let slot = Self::slot(mul, key);
+            assert!(slots[slot].0 == 0, "hash collision");
+            slots[slot] = (key, *value);
+            rest = tail;
+        }
+        WordSet { mul, slots }
+    }
+
+    #[inline(always)]
+    const fn slot(mul: u64, key: u64) -> usize {
+        (key.wrapping_mul(mul) >> (64 - N.trailing_zeros())) as usize
+    }
+
+    #[inline(always)]
+    fn get(&self, t: u64) -> Option<V> {
+        match self.slots.get(Self::slot(self.mul, t)) {
+            Some(&(key, value)) if key == t => Some(value),
+            _ => None,
+        }
+    }
 }
 
 /// Whole-word exceptions, matched before any other processing.
-fn exception1(tail: u64) -> Option<&'static str> {
-    Some(match tail {
-        SKIS => "ski",
-        SKIES => "sky",
-        DYING => "die",
-        LYING => "lie",
-        TYING => "tie",
-        IDLY => "idl",
-        GENTLY => "gentl",
-        UGLY => "ugli",
-        EARLY => "earli",
-        ONLY => "onli",
-        SINGLY => "singl",
-        SKY => "sky",
-        NEWS => "news",
-        HOWE => "howe",
-        ATLAS => "atlas",
-        COSMOS => "cosmos",
-        BIAS => "bias",
-        ANDES => "andes",
-        _ => return None,
-    })
-}
+static EXCEPTION1: WordSet<&str, 32> = WordSet::new(
+    0xc4c5_475d_7b3e_5dab,
+    &[
+        (b"skis", "ski"),
+        (b"skies", "sky"),
+        (b"dying", "die"),
+        (b"lying", "lie"),
+        (b"tying", "tie"),
+        (b"idly", "idl"),
+        (b"gently", "gentl"),
+        (b"ugly", "ugli"),
+        (b"early", "earli"),
+        (b"only", "onli"),
+        (b"singly", "singl"),
+        (b"sky", "sky"),
+        (b"news", "news"),
+        (b"howe", "howe"),
+        (b"atlas", "atlas"),
+        (b"cosmos", "cosmos"),
+        (b"bias", "bias"),
+        (b"andes", "andes"),
+    ],
+    "",
+);
+
+/// Words left alone once `Step_1a` has run.
+static EXCEPTION2: WordSet<(), 16> = WordSet::new(
+    0xda94_e3e8_ab73_738f,
+    &[
+        (b"inning", ()),
+        (b"outing", ()),
+        (b"canning", ()),
+        (b"herring", ()),
+        (b"earring", ()),
+        (b"proceed", ()),
+        (b"exceed", ()),
+        (b"succeed", ()),
+    ],
+    (),
+);
 
 macro_rules! sfx {
     ($($name:ident = $s:literal;)*) => {
@@ -295,108 +465,79 @@ macro_rules! sfx {
 }
 
 sfx! {
-    APOS_S_APOS = b"'s'"; APOS_S = b"'s"; APOS = b"'";
+    APOS_S_APOS = b"'s'"; APOS_S = b"'s";
     SSES = b"sses"; IES = b"ies"; IED = b"ied"; SS = b"ss"; US = b"us";
     EEDLY = b"eedly"; EED = b"eed"; INGLY = b"ingly"; EDLY = b"edly";
     ING = b"ing"; ED = b"ed";
     OGI = b"ogi"; LOGI = b"logi"; ATIVE = b"ative"; SION = b"sion"; TION = b"tion";
 }
 
-const IES_TO_I: Rule = rule(b"ies", b"i");
-const IES_TO_IE: Rule = rule(b"ies", b"ie");
-const EEDLY_TO_EE: Rule = rule(b"eedly", b"ee");
-const EED_TO_EE: Rule = rule(b"eed", b"ee");
+const E: u64 = pack(b"e");
 
-const STEP2_L: &[Rule] = &[rule(b"ational", b"ate"), rule(b"tional", b"tion")];
-const STEP2_N: &[Rule] = &[rule(b"ization", b"ize"), rule(b"ation", b"ate")];
-const STEP2_R: &[Rule] = &[rule(b"izer", b"ize"), rule(b"ator", b"ate")];
-const STEP2_M: &[Rule] = &[rule(b"alism", b"al")];
-const STEP2_S: &[Rule] = &[
-    rule(b"fulness", b"ful"),
-    rule(b"ousness", b"ous"),
-    rule(b"iveness", b"ive"),
-];
-const STEP2_I: &[Rule] = &[
-    rule(b"lessli", b"less"),
-    rule(b"entli", b"ent"),
-    rule(b"ousli", b"ous"),
-    rule(b"fulli", b"ful"),
-    rule(b"abli", b"able"),
-    rule(b"alli", b"al"),
-    rule(b"bli", b"ble"),
-    rule(b"biliti", b"ble"),
-    rule(b"aliti", b"al"),
-    rule(b"iviti", b"ive"),
-    rule(b"enci", b"ence"),
-    rule(b"anci", b"ance"),
-];
-
-const STEP3_L: &[Rule] = &[
-    rule(b"ational", b"ate"),
-    rule(b"tional", b"tion"),
-    rule(b"ical", b"ic"),
-    rule(b"ful", b""),
-];
-const STEP3_E: &[Rule] = &[rule(b"alize", b"al"), rule(b"icate", b"ic")];
-const STEP3_I: &[Rule] = &[rule(b"iciti", b"ic")];
-const STEP3_S: &[Rule] = &[rule(b"ness", b"")];
-
-const STEP4_L: &[Rule] = &[rule(b"al", b"")];
-const STEP4_E: &[Rule] = &[
-    rule(b"ance", b""),
-    rule(b"ence", b""),
-    rule(b"able", b""),
-    rule(b"ible", b""),
-    rule(b"ate", b""),
-    rule(b"ive", b""),
-    rule(b"ize", b""),
-];
-const STEP4_R: &[Rule] = &[rule(b"er", b"")];
-const STEP4_C: &[Rule] = &[rule(b"ic", b"")];
-const STEP4_T: &[Rule] = &[
-    rule(b"ement", b""),
-    rule(b"ment", b""),
-    rule(b"ent", b""),
-    rule(b"ant", b""),
-];
-const STEP4_M: &[Rule] = &[rule(b"ism", b"")];
-const STEP4_I: &[Rule] = &[rule(b"iti", b"")];
-const STEP4_S: &[Rule] = &[rule(b"ous", b"")];
+/// Applies the first (longest) of the listed rules whose suffix ends the
+/// word, if it starts at or after `p`, and evaluates to whether any matched:
+/// a match ends the step even when its region test fails. Expanded in
+/// place rather than walking a table, so every suffix test is a compare
+/// against constants, with no loop (each wasm loop iteration also pays for
+/// an interrupt check).
+macro_rules! first_rule {
+    ($w:ident, $p:expr; $($from:literal => $to:literal),+ $(,)?) => {{
+        let t = $w.t;
+        let hit: Option<Rule> = 'search: {
+            $({
+                const RULE: Rule = rule($from, $to);
+                if RULE.from.on(t) {
+                    break 'search Some(RULE);
+                }
+            })+
+            None
+        };
+        $w.apply_if(hit, $p)
+    }};
+}
 
 /// The word being stemmed.
 ///
 /// Every edit happens at the end, so `p1`/`p2` (computed once, as Snowball
-/// does) stay valid as the word shrinks, and everything before `known` is
-/// still the input. `t` holds the last sixteen byte positions (zero for
-/// positions before the word) and is exact from `known` on; edits keep
-/// `known` fixed, and `refill` restores the invariant that the low eight
-/// bytes are exact once cuts eat into that margin (only words over 16
-/// bytes, or after more than 8 bytes of cuts, ever need it).
+/// does) stay valid as the word shrinks. Bytes before `edit` are still the
+/// input's; the (at most two) bytes from `edit` to `n` were appended by a
+/// rule. `t` holds the last eight byte positions, exactly (zero for
+/// positions before the word).
 struct Word<'a> {
-    /// The input without its leading apostrophe; read only by `refill`.
+    /// The input without its leading apostrophe; never written.
     src: &'a [u8],
+    /// The first eight bytes of `src` after y marking, first byte lowest.
+    head: u64,
+    /// Bit `i` is set if byte `i` of the input is a consonantal `Y`.
+    marks: u64,
+    t: u64,
     n: usize,
-    t: u128,
-    known: usize,
+    edit: usize,
     p1: usize,
     p2: usize,
     /// Bit `i` is set if byte `i` of the input (after y marking) is a vowel.
-    /// Before `Step_1b`'s test, edits only truncate or rewrite the end with
-    /// the same letters, so it is exact for every prefix those steps probe.
+    /// Before `Step_1b`'s test, edits only truncate the word, so it is exact
+    /// for every prefix those steps probe.
     vowels: u64,
 }
 
 impl Word<'_> {
-    /// The last eight bytes (zero-padded in front), last byte lowest.
+    /// The last byte.
     #[inline(always)]
-    fn tail(&self) -> u64 {
-        self.t as u64
+    fn last(&self) -> u8 {
+        (self.t >> 56) as u8
+    }
+
+    /// The byte before the last one.
+    #[inline(always)]
+    fn second_last(&self) -> u8 {
+        (self.t >> 48) as u8
     }
 
     /// Whether the first `len` bytes contain a vowel (see `vowels`).
     #[inline]
     fn has_vowel_before(&self, len: usize) -> bool {
-        self.vowels & !u64::MAX.checked_shl(len as u32).unwrap_or(0) != 0
+        self.vowels & !u64::MAX.wrapping_shl(len as u32) != 0
     }
 
     /// Whether a suffix of `len` bytes starts inside the region at `p`.
@@ -409,9 +550,8 @@ impl Word<'_> {
     /// of the word or one byte before it.
     #[inline]
     fn short_v(&self, c: usize) -> bool {
-        let shift = 8 * self.n.saturating_sub(c) as u32;
-        let x = self.t.checked_shr(shift).unwrap_or(0) as u64;
-        let (a, b, z) = ((x >> 16) as u8, (x >> 8) as u8, x as u8);
+        let x = if c < self.n { self.t << 8 } else { self.t };
+        let (a, b, z) = ((x >> 40) as u8, (x >> 48) as u8, (x >> 56) as u8);
         match c {
             0 | 1 => false,
             // Only a two-letter prefix reaches the `atlimit` alternative, and
@@ -421,108 +561,103 @@ impl Word<'_> {
         }
     }
 
+    /// The eight input bytes (after y marking) that end at `end`,
+    /// zero-padded in front, laid out like `t`.
+    #[inline(always)]
+    fn source(&self, end: usize) -> u64 {
+        if end <= 8 {
+            return self.head.checked_shl(8 * (8 - end) as u32).unwrap_or(0);
+        }
+        let v = self
+            .src
+            .get(end - 8..end)
+            .and_then(|s| s.first_chunk::<8>())
+            .map_or(0, |c| u64::from_le_bytes(*c));
+        if self.marks == 0 {
+            v
+        } else {
+            v ^ case_flips(self.marks, end)
+        }
+    }
+
+    /// Drops the last `k` bytes; the lanes this frees at the bottom of `t`
+    /// are refilled from the input. Appended bytes are always within the
+    /// last two, so the refilled positions were never edited.
+    #[inline(always)]
+    fn cut(&mut self, k: usize) {
+        self.n = self.n.saturating_sub(k);
+        let shift = 8 * k as u32;
+        let fresh = self.source(self.n) & !u64::MAX.wrapping_shl(shift);
+        self.t = self.t.wrapping_shl(shift) | fresh;
+    }
+
+    /// Appends the `len` bytes packed in `add`.
     #[inline]
-    fn cut(&mut self, len: usize) {
-        self.n = self.n.saturating_sub(len);
-        self.t = self.t.checked_shr(8 * len as u32).unwrap_or(0);
-        self.refill();
+    fn append(&mut self, add: u64, len: usize) {
+        self.edit = self.edit.min(self.n);
+        self.n += len;
+        self.t = self.t.wrapping_shr(8 * len as u32) | add;
     }
 
     #[inline]
     fn apply(&mut self, r: Rule) {
-        self.n = self.n.saturating_sub(r.from.len) + r.to_len;
-        let kept = self.t.checked_shr(8 * r.from.len as u32).unwrap_or(0);
-        self.t = kept.checked_shl(8 * r.to_len as u32).unwrap_or(0) | u128::from(r.to);
-        self.refill();
+        self.cut(r.cut);
+        if r.add_len != 0 {
+            self.append(r.add, r.add_len);
+        }
     }
 
+    /// Applies `hit`, if any, when it starts at or after `p`; returns
+    /// whether there was a hit.
     #[inline]
-    fn push_e(&mut self) {
-        self.t = (self.t << 8) | u128::from(b'e');
-        self.n += 1;
-    }
-
-    /// Re-establishes exact low eight bytes by rebuilding the unedited
-    /// bytes below `known` from the input. Rare, so it simply redoes the y
-    /// marking from the start.
-    #[cold]
-    fn refill_slow(&mut self) {
-        let lo = self.n.saturating_sub(8);
-        let hi = self.known.min(self.n);
-        let mut stored = 0u64;
-        let mut prev_vowel = false;
-        for (i, &c) in self.src.iter().enumerate().take(hi) {
-            let c = mark_y(c, prev_vowel, i);
-            prev_vowel = is_vowel(c);
-            if i >= lo {
-                let shift = 8 * (self.n - 1 - i) as u32;
-                stored |= u64::from(c).checked_shl(shift).unwrap_or(0);
-            }
+    fn apply_if(&mut self, hit: Option<Rule>, p: usize) -> bool {
+        let Some(r) = hit else {
+            return false;
+        };
+        if self.starts_in(r.from.len, p) {
+            self.apply(r);
         }
-        let exact = self.n - hi;
-        let mask = !u64::MAX.checked_shl(8 * exact as u32).unwrap_or(0);
-        self.t = u128::from(stored | (self.tail() & mask));
-        self.known = lo;
-    }
-
-    #[inline(always)]
-    fn refill(&mut self) {
-        if self.known != 0 && self.n < self.known + 8 {
-            self.refill_slow();
-        }
-    }
-
-    /// Applies the first (longest) matching rule if it starts at or after
-    /// `p`. Returns whether any rule matched, since a match ends the step
-    /// even when the region test fails.
-    #[inline]
-    fn rules(&mut self, table: &[Rule], p: usize) -> bool {
-        let t = self.tail();
-        for &r in table {
-            if r.from.on(t) {
-                if self.starts_in(r.from.len, p) {
-                    self.apply(r);
-                }
-                return true;
-            }
-        }
-        false
+        true
     }
 
     fn stem(&mut self) {
         self.step1a();
-        if matches!(
-            self.tail(),
-            INNING | OUTING | CANNING | HERRING | EARRING | PROCEED | EXCEED | SUCCEED
-        ) {
+        if EXCEPTION2.get(self.t).is_some() {
             return;
         }
         self.step1b();
         self.step1c();
-        self.step2();
-        self.step3();
-        self.step4();
-        self.step5();
+        // Every later rule needs its whole suffix inside R1 (Step 2 and 3,
+        // at least two bytes), R2 (Step 4, at least two) or R1 (Step 5),
+        // so skipping the steps that cannot fire changes nothing.
+        if self.n >= self.p1 + 2 {
+            self.step2();
+            self.step3();
+        }
+        if self.n >= self.p2 + 2 {
+            self.step4();
+        }
+        if self.n > self.p1 {
+            self.step5();
+        }
     }
 
     /// Snowball's `Step_1a`, which also performs Porter2's Step 0.
     fn step1a(&mut self) {
-        let t = self.tail();
-        if APOS_S_APOS.on(t) {
-            self.cut(3);
-        } else if APOS_S.on(t) {
-            self.cut(2);
-        } else if APOS.on(t) {
-            self.cut(1);
+        let t = self.t;
+        match self.last() {
+            b'\'' => self.cut(if APOS_S_APOS.on(t) { 3 } else { 1 }),
+            b's' if APOS_S.on(t) => self.cut(2),
+            _ => {}
         }
 
-        let t = self.tail();
+        let t = self.t;
         if SSES.on(t) {
             self.cut(2);
         } else if IES.on(t) || IED.on(t) {
             // `hop 2`: keep "ie" when at most one letter precedes ("ties").
-            self.apply(if self.n >= 5 { IES_TO_I } else { IES_TO_IE });
-        } else if t as u8 == b's' && !SS.on(t) && !US.on(t) {
+            self.cut(if self.n >= 5 { 2 } else { 1 });
+        } else if self.last() == b's' && !SS.on(t) && !US.on(t) {
             // The vowel may not be the letter right before the s ("gas").
             if self.has_vowel_before(self.n.saturating_sub(2)) {
                 self.cut(1);
@@ -531,14 +666,15 @@ impl Word<'_> {
     }
 
     fn step1b(&mut self) {
-        let t = self.tail();
-        if !matches!(t as u8, b'd' | b'g' | b'y') {
+        let t = self.t;
+        if !matches!(self.last(), b'd' | b'g' | b'y') {
             return;
         }
         if EEDLY.on(t) || EED.on(t) {
-            let r = if EEDLY.on(t) { EEDLY_TO_EE } else { EED_TO_EE };
-            if self.starts_in(r.from.len, self.p1) {
-                self.apply(r);
+            // "eedly" -> "ee", "eed" -> "ee".
+            let (len, k) = if EEDLY.on(t) { (5, 3) } else { (3, 1) };
+            if self.starts_in(len, self.p1) {
+                self.cut(k);
             }
             return;
         }
@@ -558,10 +694,9 @@ impl Word<'_> {
             return;
         }
         self.cut(k);
-        let t = self.tail();
-        let (a, z) = ((t >> 8) as u8, t as u8);
+        let (a, z) = (self.second_last(), self.last());
         if matches!((a, z), (b'a', b't') | (b'b', b'l') | (b'i', b'z')) {
-            self.push_e();
+            self.append(E, 1);
         } else if a == z
             && matches!(
                 z,
@@ -571,31 +706,48 @@ impl Word<'_> {
             self.cut(1);
         } else if stem == self.p1 && self.short_v(stem) {
             // `atmark p1` tests equality, not `p1 >= len`.
-            self.push_e();
+            self.append(E, 1);
         }
     }
 
     fn step1c(&mut self) {
-        let t = self.tail();
         // At least one letter must precede the consonant before the y.
-        if self.n >= 3 && matches!(t as u8, b'y' | b'Y') && !is_vowel((t >> 8) as u8) {
-            self.t = (self.t & !0xff) | u128::from(b'i');
+        if self.n >= 3 && matches!(self.last(), b'y' | b'Y') && !is_vowel(self.second_last()) {
+            self.edit = self.edit.min(self.n - 1);
+            self.t = (self.t & !(0xff << 56)) | pack(b"i");
         }
     }
 
     fn step2(&mut self) {
         let p1 = self.p1;
-        let t = self.tail();
-        let table = match t as u8 {
-            b'l' => STEP2_L,
-            b'n' => STEP2_N,
-            b'r' => STEP2_R,
-            b'm' => STEP2_M,
-            b's' => STEP2_S,
-            b'i' => STEP2_I,
+        let t = self.t;
+        let matched = match self.last() {
+            b'l' => first_rule!(self, p1; b"ational" => b"ate", b"tional" => b"tion"),
+            b'n' => first_rule!(self, p1; b"ization" => b"ize", b"ation" => b"ate"),
+            b'r' => first_rule!(self, p1; b"izer" => b"ize", b"ator" => b"ate"),
+            b'm' => first_rule!(self, p1; b"alism" => b"al"),
+            b's' => first_rule!(self, p1;
+                b"fulness" => b"ful",
+                b"ousness" => b"ous",
+                b"iveness" => b"ive",
+            ),
+            b'i' => first_rule!(self, p1;
+                b"lessli" => b"less",
+                b"entli" => b"ent",
+                b"ousli" => b"ous",
+                b"fulli" => b"ful",
+                b"abli" => b"able",
+                b"alli" => b"al",
+                b"bli" => b"ble",
+                b"biliti" => b"ble",
+                b"aliti" => b"al",
+                b"iviti" => b"ive",
+                b"enci" => b"ence",
+                b"anci" => b"ance",
+            ),
             _ => return,
         };
-        if self.rules(table, p1) || t as u8 != b'i' {
+        if matched || self.last() != b'i' {
             return;
         }
         // The two conditional rules; neither overlaps a table suffix.
@@ -603,9 +755,9 @@ impl Word<'_> {
             if LOGI.on(t) && self.starts_in(3, p1) {
                 self.cut(1);
             }
-        } else if (t >> 8) as u8 == b'l'
+        } else if self.second_last() == b'l'
             && matches!(
-                (t >> 16) as u8,
+                (t >> 40) as u8,
                 b'c' | b'd' | b'e' | b'g' | b'h' | b'k' | b'm' | b'n' | b'r' | b't'
             )
             && self.starts_in(2, p1)
@@ -616,56 +768,71 @@ impl Word<'_> {
 
     fn step3(&mut self) {
         let (p1, p2) = (self.p1, self.p2);
-        let t = self.tail();
-        let table = match t as u8 {
-            b'l' => STEP3_L,
+        match self.last() {
+            b'l' => first_rule!(self, p1;
+                b"ational" => b"ate",
+                b"tional" => b"tion",
+                b"ical" => b"ic",
+                b"ful" => b"",
+            ),
             b'e' => {
-                if ATIVE.on(t) {
+                if ATIVE.on(self.t) {
                     // R2 lies inside R1, so R2 alone decides.
                     if self.starts_in(5, p2) {
                         self.cut(5);
                     }
                     return;
                 }
-                STEP3_E
+                first_rule!(self, p1; b"alize" => b"al", b"icate" => b"ic")
             }
-            b'i' => STEP3_I,
-            b's' => STEP3_S,
-            _ => return,
+            b'i' => first_rule!(self, p1; b"iciti" => b"ic"),
+            b's' => first_rule!(self, p1; b"ness" => b""),
+            _ => false,
         };
-        self.rules(table, p1);
     }
 
     fn step4(&mut self) {
         let p2 = self.p2;
-        let t = self.tail();
-        let table = match t as u8 {
-            b'l' => STEP4_L,
-            b'e' => STEP4_E,
-            b'r' => STEP4_R,
-            b'c' => STEP4_C,
-            b't' => STEP4_T,
-            b'm' => STEP4_M,
-            b'i' => STEP4_I,
-            b's' => STEP4_S,
+        let t = self.t;
+        match self.last() {
+            b'l' => first_rule!(self, p2; b"al" => b""),
+            b'e' => first_rule!(self, p2;
+                b"ance" => b"",
+                b"ence" => b"",
+                b"able" => b"",
+                b"ible" => b"",
+                b"ate" => b"",
+                b"ive" => b"",
+                b"ize" => b"",
+            ),
+            b'r' => first_rule!(self, p2; b"er" => b""),
+            b'c' => first_rule!(self, p2; b"ic" => b""),
+            b't' => first_rule!(self, p2;
+                b"ement" => b"",
+                b"ment" => b"",
+                b"ent" => b"",
+                b"ant" => b"",
+            ),
+            b'm' => first_rule!(self, p2; b"ism" => b""),
+            b'i' => first_rule!(self, p2; b"iti" => b""),
+            b's' => first_rule!(self, p2; b"ous" => b""),
             b'n' => {
-                if (SION.on(t) || TION.on(t)) && self.starts_in(3, p2) {
+                let matched = SION.on(t) || TION.on(t);
+                if matched && self.starts_in(3, p2) {
                     self.cut(3);
                 }
-                return;
+                matched
             }
-            _ => return,
+            _ => false,
         };
-        self.rules(table, p2);
     }
 
     fn step5(&mut self) {
         let (p1, p2) = (self.p1, self.p2);
-        let t = self.tail();
         let c = self.n.saturating_sub(1);
-        let drop = match t as u8 {
+        let drop = match self.last() {
             b'e' => p2 <= c || (p1 <= c && !self.short_v(c)),
-            b'l' => (t >> 8) as u8 == b'l' && p2 <= c,
+            b'l' => self.second_last() == b'l' && p2 <= c,
             _ => false,
         };
         if drop {
