@@ -7,8 +7,12 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** Which tokens count against `costCapTokens`. */
 export type TokenBasis = "output" | "total";
 
-/** Which tool-loop rule runs. */
-export type ToolLoopRule = "consecutiveSameTool";
+/**
+ * Which tool-loop rule runs: `"fingerprint"` (name + canonical arguments,
+ * progress judged from results, nudge then halt) or the reference rule
+ * `"consecutiveSameTool"` (the same name N times in a row).
+ */
+export type ToolLoopRule = "fingerprint" | "consecutiveSameTool";
 
 /** Every threshold, with its default. Unknown names are rejected with a TypeError. */
 export interface Config {
@@ -28,10 +32,18 @@ export interface Config {
   qualityDeclineMinDelta: number;
   /** Quality samples kept. Default 20. */
   qualityHistory: number;
-  /** Default `"consecutiveSameTool"`. */
+  /** Default `"fingerprint"`. */
   toolLoopRule: ToolLoopRule;
-  /** Consecutive same-tool calls that make a loop. Default 5. */
+  /** Repeats that make a loop (halt). Default 5. */
   toolLoopThreshold: number;
+  /** Repeats that earn a `toolNudge` before the halt. Default 3. */
+  toolNudgeThreshold: number;
+  /** Consecutive failed tool calls that halt (half of it nudges). Default 6. */
+  toolFailureStreak: number;
+  /** Tools never counted as looping, e.g. `["think", "read_file"]`. Default `[]`. */
+  toolLoopExempt: string[];
+  /** Per-tool halt thresholds overriding `toolLoopThreshold`. Default `{}`. */
+  toolLoopThresholds: { [toolName: string]: number };
   /** Drift score at or above which `scopeDrift` fires. Default 0.5. */
   driftWarnThreshold: number;
   /** A retry on the same topic within this many ms of a response is an implicit correction. Default `null` (off). */
@@ -54,7 +66,14 @@ export interface Config {
 export type RegulatorOptions = { userId: string } & Partial<Config>;
 
 /** How a tool loop showed itself. */
-export type LoopPattern = "sameTool";
+export type LoopPattern =
+  | "sameTool"
+  | "identicalCall"
+  | "pollingNoChange"
+  | "noProgress"
+  | "cycle"
+  | "failureStreak"
+  | "crossTurnDuplicate";
 
 /** Why a circuit break fired. */
 export type BreakReason =
@@ -88,6 +107,16 @@ export interface CircuitBreakConcern {
   suggestion: string;
 }
 
+/** The agent's tool use looks like the start of a loop: a warning before the circuit break. */
+export interface ToolNudgeConcern {
+  kind: "toolNudge";
+  toolName: string;
+  count: number;
+  pattern: LoopPattern;
+  /** One line the app can pass to the agent. */
+  suggestion: string;
+}
+
 export interface ScopeDriftConcern {
   kind: "scopeDrift";
   driftScore: number;
@@ -102,7 +131,7 @@ export interface ProceduralConcern {
 }
 
 /** One predicate that fired. */
-export type Concern = CircuitBreakConcern | ScopeDriftConcern | ProceduralConcern;
+export type Concern = CircuitBreakConcern | ToolNudgeConcern | ScopeDriftConcern | ProceduralConcern;
 
 interface WithConcerns {
   /** Every concern that fired, the winner first; empty on `continue`. */
@@ -111,13 +140,14 @@ interface WithConcerns {
 
 /**
  * The answer of `decide()`: the highest-priority concern (circuit break >
- * scope drift > procedural), or `continue`.
+ * tool nudge > scope drift > procedural), or `continue`.
  *
  * @example
  * const d = r.decide();
  * switch (d.kind) {
  *   case "continue": break;
  *   case "circuitBreak": halt(d.reason.kind, d.suggestion); break;
+ *   case "toolNudge": tellAgent(d.suggestion); break;
  *   case "scopeDrift": annotate(d.driftTokens); break;
  *   case "procedural": prompt = r.injectCorrections(prompt); break;
  * }
@@ -125,6 +155,7 @@ interface WithConcerns {
 export type Decision =
   | ({ readonly kind: "continue" } & WithConcerns)
   | (CircuitBreakConcern & WithConcerns)
+  | (ToolNudgeConcern & WithConcerns)
   | (ScopeDriftConcern & WithConcerns)
   | (ProceduralConcern & WithConcerns);
 

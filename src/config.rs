@@ -4,6 +4,8 @@
 //! fields it lacked are marked. A config is part of the persisted snapshot, so a
 //! restored regulator behaves exactly like the one that was exported.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, check_unit_range};
@@ -24,8 +26,12 @@ pub enum TokenBasis {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub enum ToolLoopRule {
-    /// The reference rule: the same tool name called N times in a row this turn.
+    /// Identity by tool name + canonical arguments, progress judged from
+    /// results: identical repeats, no-progress retries, cycles, polling with
+    /// no change, failure streaks, cross-turn duplicates; nudge, then halt.
     #[default]
+    Fingerprint,
+    /// The reference rule: the same tool name called N times in a row this turn.
     ConsecutiveSameTool,
 }
 
@@ -53,8 +59,16 @@ pub struct Config {
     pub quality_history: u32,
     /// Tool-loop rule.
     pub tool_loop_rule: ToolLoopRule,
-    /// Consecutive same-tool calls that make a loop.
+    /// Repeats that make a loop (halt).
     pub tool_loop_threshold: u32,
+    /// Repeats that earn a nudge before the halt.
+    pub tool_nudge_threshold: u32,
+    /// Consecutive failed calls (any tool) that halt; half of it nudges.
+    pub tool_failure_streak: u32,
+    /// Tools never counted as looping (e.g. `think`, `read_file`).
+    pub tool_loop_exempt: Vec<String>,
+    /// Per-tool halt thresholds, overriding `toolLoopThreshold`.
+    pub tool_loop_thresholds: BTreeMap<String, u32>,
     /// Drift score at or above which a scope-drift warning fires.
     pub drift_warn_threshold: f64,
     /// Retry on the same topic within this many ms of a response counts as an
@@ -85,8 +99,12 @@ impl Default for Config {
             quality_window: 3,
             quality_decline_min_delta: 0.15,
             quality_history: 20,
-            tool_loop_rule: ToolLoopRule::ConsecutiveSameTool,
+            tool_loop_rule: ToolLoopRule::Fingerprint,
             tool_loop_threshold: 5,
+            tool_nudge_threshold: 3,
+            tool_failure_streak: 6,
+            tool_loop_exempt: Vec::new(),
+            tool_loop_thresholds: BTreeMap::new(),
             drift_warn_threshold: 0.5,
             implicit_correction_window_ms: None,
             pattern_threshold: 3,
@@ -98,6 +116,9 @@ impl Default for Config {
         }
     }
 }
+
+/// Tool names in `toolLoopExempt` / `toolLoopThresholds`.
+pub const MAX_TOOL_SETTINGS: usize = 64;
 
 /// JS numbers are exact only up to 2^53; larger integers cannot round-trip.
 pub const MAX_SAFE_INT: u64 = (1 << 53) - 1;

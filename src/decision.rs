@@ -6,8 +6,21 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum LoopPattern {
-    /// The same tool name, called again and again in a row.
+    /// The same tool name, called again and again in a row (the reference
+    /// rule, or the fallback when no results are reported).
     SameTool,
+    /// The same name and arguments, repeatedly, results not reported.
+    IdenticalCall,
+    /// The same name and arguments, returning the same result each time.
+    PollingNoChange,
+    /// One tool with tweaked arguments, results empty, failing or unchanged.
+    NoProgress,
+    /// A,B,A,B… or A,B,C,A,B,C… with nothing new coming back.
+    Cycle,
+    /// Calls failing one after another.
+    FailureStreak,
+    /// A call that already succeeded in an earlier turn, made again.
+    CrossTurnDuplicate,
 }
 
 /// Why a circuit break fired: machine-readable, one variant per rule.
@@ -69,6 +82,14 @@ pub enum Verdict {
         reason: BreakReason,
         suggestion: String,
     },
+    /// The agent's tool use looks like the start of a loop: tell it before
+    /// the circuit break.
+    ToolNudge {
+        tool_name: String,
+        count: u64,
+        pattern: LoopPattern,
+        suggestion: String,
+    },
     /// The response wandered from what was asked.
     ScopeDrift {
         drift_score: f64,
@@ -85,6 +106,7 @@ pub enum Verdict {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DecisionKind {
     CircuitBreak,
+    ToolNudge,
     ScopeDrift,
     Procedural,
     Continue,
@@ -95,6 +117,7 @@ impl Verdict {
         match self {
             Verdict::Continue => DecisionKind::Continue,
             Verdict::CircuitBreak { .. } => DecisionKind::CircuitBreak,
+            Verdict::ToolNudge { .. } => DecisionKind::ToolNudge,
             Verdict::ScopeDrift { .. } => DecisionKind::ScopeDrift,
             Verdict::Procedural { .. } => DecisionKind::Procedural,
         }
@@ -152,10 +175,52 @@ pub(crate) fn suggestion(reason: &BreakReason) -> String {
         BreakReason::QualityDecline { .. } => {
             "Answer quality keeps falling. Change approach: simplify the task, re-plan, or ask the user what they need.".into()
         }
-        BreakReason::ToolLoop { tool_name, count, .. } => format!(
-            "`{tool_name}` was called {count} times in a row without progress. Stop calling it: try another approach, ask the user, or report the task as unresolved."
+        BreakReason::ToolLoop { tool_name, count, pattern } => format!(
+            "{} Stop calling it: try another approach, ask the user, or report the task as unresolved.",
+            loop_story(tool_name, *count, *pattern)
         ),
     }
+}
+
+/// One sentence on what the tool loop looks like.
+fn loop_story(tool: &str, count: u64, pattern: LoopPattern) -> String {
+    match pattern {
+        LoopPattern::SameTool => format!("`{tool}` was called {count} times in a row."),
+        LoopPattern::IdenticalCall => {
+            format!("`{tool}` was called {count} times with the same arguments.")
+        }
+        LoopPattern::PollingNoChange => {
+            format!(
+                "`{tool}` was called {count} times with the same arguments and returned the same result each time."
+            )
+        }
+        LoopPattern::NoProgress => {
+            format!(
+                "`{tool}` was called {count} times in a row and its results stayed empty, failing or unchanged."
+            )
+        }
+        LoopPattern::Cycle => format!(
+            "The agent went round the same cycle of tool calls {count} times ending at `{tool}`."
+        ),
+        LoopPattern::FailureStreak => {
+            format!("{count} tool calls in a row failed (last: `{tool}`).")
+        }
+        LoopPattern::CrossTurnDuplicate => {
+            format!("`{tool}` was already called with these arguments in an earlier turn.")
+        }
+    }
+}
+
+/// Advice for a nudge: the agent can still recover by itself.
+pub(crate) fn nudge_suggestion(tool: &str, count: u64, pattern: LoopPattern) -> String {
+    let hint = match pattern {
+        LoopPattern::CrossTurnDuplicate => "Reuse the earlier result instead of calling it again.",
+        LoopPattern::FailureStreak => {
+            "Check the error before retrying; change the approach if it repeats."
+        }
+        _ => "Use what it already returned, or change approach before calling it again.",
+    };
+    format!("{} {hint}", loop_story(tool, count, pattern))
 }
 
 #[cfg(test)]

@@ -7,11 +7,12 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::config::Config;
-use crate::decision::{Decision, Verdict, suggestion};
+use crate::decision::{BreakReason, Decision, Verdict, nudge_suggestion, suggestion};
 use crate::detect::args::{fingerprint_json, fingerprint_value};
 use crate::detect::confidence::Shape;
 use crate::detect::corrections::{self, MAX_TEXT_CHARS, Record, Source};
 use crate::detect::scope::{drift_score, drift_tokens, task_tokens};
+use crate::detect::tools::Level;
 use crate::detect::{EPS, tools};
 use crate::error::{Error, Result};
 use crate::event::{Args, Event, EventRef, MAX_NAME_BYTES};
@@ -167,12 +168,17 @@ impl Regulator {
                 name,
                 ok,
                 duration_ms,
+                error,
+                result,
                 call_id,
                 ..
             } => {
-                self.session
-                    .tools
-                    .record_result(name, ok, duration_ms, call_id);
+                let text = result.or(error).unwrap_or("");
+                let s = &mut self.session;
+                let key = s.tools.record_result(name, ok, duration_ms, text, call_id);
+                if let Some(key) = key.filter(|_| ok) {
+                    s.earlier_calls.remember(key, s.turns);
+                }
             }
         }
         Ok(())
@@ -312,15 +318,33 @@ impl Regulator {
         let cfg = &self.config;
         let s = &self.session;
         let mut concerns = Vec::new();
+        let tool = tools::detect_loop(cfg, &s.tools, &s.earlier_calls, s.turns);
+        let (halt, nudge) = match tool {
+            Some(f) if f.level == Level::Halt => (Some(f), None),
+            other => (None, other),
+        };
+        let loop_break = halt.map(|f| BreakReason::ToolLoop {
+            tool_name: f.tool_name,
+            count: f.count,
+            pattern: f.pattern,
+        });
         let breaks = [
             s.budget.cost_break(cfg),
             s.budget.decline_break(cfg),
-            tools::detect_loop(cfg, &s.tools),
+            loop_break,
         ];
         for reason in breaks.into_iter().flatten() {
             concerns.push(Verdict::CircuitBreak {
                 suggestion: suggestion(&reason),
                 reason,
+            });
+        }
+        if let Some(f) = nudge {
+            concerns.push(Verdict::ToolNudge {
+                suggestion: nudge_suggestion(&f.tool_name, f.count, f.pattern),
+                tool_name: f.tool_name,
+                count: f.count,
+                pattern: f.pattern,
             });
         }
         if let (Some(score), Some(resp)) = (self.drift, &s.response)

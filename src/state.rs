@@ -16,7 +16,7 @@ use crate::config::Config;
 use crate::detect::budget::Budget;
 use crate::detect::confidence::{MAX_NLL, Shape, TokenStats};
 use crate::detect::corrections::{MAX_KEY_BYTES, Record, Source, Store};
-use crate::detect::tools::{MAX_TOOL_NAMES, RECENT_CALLS, ToolTurn};
+use crate::detect::tools::{DONE_CALLS, EarlierCalls, MAX_TOOL_NAMES, RECENT_CALLS, ToolTurn};
 use crate::error::{Error, Result};
 use crate::event::MAX_NAME_BYTES;
 use crate::hash::{combine, hash_bytes};
@@ -182,6 +182,9 @@ pub struct Session {
     pub budget: Budget,
     pub last_response: Option<LastResponse>,
     pub tool_calls_total: u64,
+    /// Successful calls of this session, for cross-turn duplicates.
+    #[serde(default)]
+    pub earlier_calls: EarlierCalls,
 }
 
 impl Session {
@@ -235,6 +238,9 @@ impl Session {
         }
         if tools.run_len > tools.calls || (tools.run_len == 0) != tools.recent.is_empty() {
             return bad("tools.runLen", "does not match the recorded calls");
+        }
+        if self.earlier_calls.0.len() > DONE_CALLS {
+            return bad("earlierCalls", "holds more calls than the cap");
         }
         if let Some(l) = &self.last_response
             && l.topic.len() > MAX_KEY_BYTES

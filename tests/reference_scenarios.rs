@@ -18,15 +18,40 @@ fn demo_tool_loop_breaks_at_call_five() {
         r.tool_result("search_orders", true, 95).unwrap();
         kinds.push(r.decide().kind());
     }
-    assert_eq!(kinds[..4], [DecisionKind::Continue; 4]);
+    // The reference continues four times and breaks at five; reins warns the
+    // agent first (a nudge at three empty results), then breaks at five.
+    use DecisionKind::{Continue, ToolNudge};
+    assert_eq!(kinds[..4], [Continue, Continue, ToolNudge, ToolNudge]);
     let d = r.decide();
     assert_eq!(
         d.break_reason(),
         Some(&BreakReason::ToolLoop {
             tool_name: "search_orders".into(),
             count: 5,
-            pattern: LoopPattern::SameTool
+            pattern: LoopPattern::NoProgress
         })
+    );
+    // The reference rule is still available.
+    let mut old = reg(Config {
+        tool_loop_rule: reins::ToolLoopRule::ConsecutiveSameTool,
+        ..Config::default()
+    });
+    start(&mut old, "Find my late orders");
+    let mut old_kinds = Vec::new();
+    for days in [7, 14, 30, 60, 90] {
+        old.tool_call("search_orders", Some(&serde_json::json!({ "days": days })))
+            .unwrap();
+        old_kinds.push(old.decide().kind());
+    }
+    assert_eq!(
+        old_kinds,
+        [
+            Continue,
+            Continue,
+            Continue,
+            Continue,
+            DecisionKind::CircuitBreak
+        ]
     );
     let m = r.metrics();
     assert_eq!(m["reins.tool_total_calls"], 5.0);

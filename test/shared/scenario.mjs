@@ -18,15 +18,19 @@ export function runScenario(Regulator) {
     return d;
   };
 
-  // 1. Tool loop: search_orders five times in a row breaks at call 5.
+  // 1. Tool loop: search_orders five times with nothing found breaks at call 5.
   const loop = new Regulator({ userId: "alice" });
   loop.turnStart("Find my late orders", T0);
   for (const [i, days] of [7, 14, 30, 60, 90].entries()) {
     loop.toolCall("search_orders", { days }, { callId: `c${i}` });
     loop.toolResult("search_orders", { ok: true, durationMs: 95, result: "[]", callId: `c${i}` });
     const d = decide(loop, `loop call ${i + 1}`);
-    if (i < 4) expectKind(fail, `loop call ${i + 1}`, d, "continue");
-    else {
+    // Empty results each time: a nudge at the third call, the break at the fifth.
+    if (i < 2) expectKind(fail, `loop call ${i + 1}`, d, "continue");
+    else if (i < 4) {
+      expectKind(fail, `loop call ${i + 1}`, d, "toolNudge");
+      if (d.pattern !== "noProgress" || d.count !== i + 1) fail(`nudge ${JSON.stringify(d)}`);
+    } else {
       expectKind(fail, "loop call 5", d, "circuitBreak");
       if (d.reason?.kind !== "toolLoop" || d.reason.toolName !== "search_orders" || d.reason.count !== 5) {
         fail(`loop reason: ${JSON.stringify(d.reason)}`);

@@ -4,6 +4,7 @@ import { Regulator } from "reins";
 import type { BreakReason, Concern, Decision, ReinsEvent, Snapshot } from "reins";
 
 const r = new Regulator({ userId: "alice", costCapTokens: 2000, tokenCapBasis: "total", costCapUsd: null });
+new Regulator({ userId: "a", toolLoopRule: "consecutiveSameTool", toolLoopExempt: ["think"], toolLoopThresholds: { poll: 10 } });
 r.turnStart("Refactor fetch_user to be async");
 r.turnStart("with a time", 1_732_000_000_000);
 r.token(-0.2);
@@ -24,6 +25,8 @@ function handle(d: Decision): string {
       return "ok";
     case "circuitBreak":
       return `${reason(d.reason)}: ${d.suggestion}`;
+    case "toolNudge":
+      return `${d.toolName} ×${d.count} (${d.pattern}): ${d.suggestion}`;
     case "scopeDrift":
       return d.driftTokens.join(",") + d.driftScore.toFixed(2) + d.taskTokens.length;
     case "procedural": {

@@ -91,7 +91,8 @@ try {
     assert(seen.length >= 12, `only ${seen.length} decisions`);
   });
   await check("POST /turn: snapshot carried across 3 requests, loop breaks on call 5", async () => {
-    // Calls 1–2, then 3–4, then 5: only the third request may break.
+    // Calls 1–2, then 3–4, then 5: the second request carries the nudge
+    // (calls 3–4 found nothing again), only the third may break.
     const steps = [
       [{ type: "turnStart", message: "Find my late orders", atMs: T0 }, ...call(1), ...call(2)],
       [...call(3), ...call(4)],
@@ -102,7 +103,8 @@ try {
       const { status, json } = await post(snapshot === undefined ? { userId: "alice", events } : { snapshot, events });
       assert(status === 200, `request ${i + 1}: status ${status} ${JSON.stringify(json)}`);
       const { decision: d } = json;
-      if (i < 2) assert(d.kind === "continue", `request ${i + 1}: ${JSON.stringify(d)}`);
+      if (i === 0) assert(d.kind === "continue", `request 1: ${JSON.stringify(d)}`);
+      else if (i === 1) assert(d.kind === "toolNudge" && d.count === 4, `request 2: ${JSON.stringify(d)}`);
       else {
         assert(d.kind === "circuitBreak", `request 3: ${JSON.stringify(d)}`);
         assert(d.reason.kind === "toolLoop" && d.reason.toolName === "search_orders" && d.reason.count === 5,
