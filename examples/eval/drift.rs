@@ -1,0 +1,97 @@
+//! Scope-drift pairs: does the regulator warn where a careful reviewer would
+//! want the app told, and stay quiet on verbose, paraphrased or short answers?
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use reins::{Config, DecisionKind, EventRef, Regulator};
+
+use super::baseline::noos_drifts;
+use super::metrics::{Table, report};
+
+#[derive(Deserialize)]
+pub struct Case {
+    pub id: String,
+    pub lang: String,
+    pub category: String,
+    pub task: String,
+    pub response: String,
+    pub label: String,
+    #[serde(default)]
+    pub history: Vec<String>,
+    #[serde(default)]
+    pub tools: Vec<ToolUse>,
+    /// Read but not used yet: reins has no glossary option so far.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub glossary: Vec<String>,
+}
+
+#[derive(Deserialize)]
+pub struct ToolUse {
+    pub name: String,
+    #[serde(default)]
+    pub args: Option<Value>,
+    #[serde(default)]
+    pub result: String,
+}
+
+fn reins_drifts(c: &Case) -> bool {
+    let mut r = Regulator::new("eval", Config::default()).expect("valid config");
+    let mut at = 0;
+    for h in &c.history {
+        let _ = r.turn_start(h, Some(at));
+        at += 60_000;
+    }
+    let _ = r.turn_start(&c.task, Some(at));
+    for t in &c.tools {
+        let _ = r.apply(EventRef::ToolCall {
+            name: &t.name,
+            args: t.args.as_ref().map(reins::Args::Value),
+            call_id: None,
+            at_ms: None,
+        });
+        let _ = r.apply(EventRef::ToolResult {
+            name: &t.name,
+            ok: true,
+            duration_ms: 10,
+            error: None,
+            result: Some(&t.result),
+            call_id: None,
+            at_ms: None,
+        });
+    }
+    let _ = r.turn_complete(&c.response, Some(at + 1000));
+    r.decide().has(DecisionKind::ScopeDrift)
+}
+
+pub fn evaluate(cases: &[Case]) -> String {
+    let (mut ours, mut base) = (Table::default(), Table::default());
+    let (mut ours_lang, mut base_lang) = (Table::default(), Table::default());
+    let mut wrong = Vec::new();
+    for c in cases {
+        let truth = c.label == "drift";
+        let (o, b) = (reins_drifts(c), noos_drifts(&c.task, &c.response));
+        if o != truth {
+            wrong.push(c.id.as_str());
+        }
+        ours.add(&c.category, truth, o);
+        base.add(&c.category, truth, b);
+        ours_lang.add(&c.lang, truth, o);
+        base_lang.add(&c.lang, truth, b);
+    }
+    let mut out = report(
+        &format!("Scope drift ({} pairs)", cases.len()),
+        "a drift warning on a pair labelled drift",
+        &ours,
+        &base,
+    );
+    out += &report(
+        "Scope drift by language",
+        "as above",
+        &ours_lang,
+        &base_lang,
+    );
+    out += &format!("\nreins got these wrong: {}\n", wrong.join(" "));
+    out
+}

@@ -1,0 +1,54 @@
+//! The detector evaluation: runs the labelled cases in `eval/data/` through
+//! reins and through the reference design's rules (re-implemented in
+//! `baseline.rs`, clearly labelled), and prints per-category figures.
+//!
+//! `cargo run --release --example eval` (labelling guidelines: `eval/GUIDELINE-*.md`).
+
+mod baseline;
+mod drift;
+mod markers;
+mod metrics;
+mod tools;
+
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+
+fn load<T: DeserializeOwned>(name: &str) -> Option<Vec<T>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("eval/data")
+        .join(name);
+    let text = std::fs::read_to_string(&path).ok()?;
+    let rows = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("{name} line {}: {e}", i + 1))
+        })
+        .collect();
+    Some(rows)
+}
+
+fn main() {
+    println!("# reins detector evaluation");
+    for (name, section) in [
+        (
+            "drift.jsonl",
+            load::<drift::Case>("drift.jsonl").map(|c| drift::evaluate(&c)),
+        ),
+        (
+            "tools.jsonl",
+            load::<tools::Case>("tools.jsonl").map(|c| tools::evaluate(&c)),
+        ),
+        (
+            "messages.jsonl",
+            load::<markers::Case>("messages.jsonl").map(|c| markers::evaluate(&c)),
+        ),
+    ] {
+        match section {
+            Some(text) => print!("{text}"),
+            None => println!("\n(eval/data/{name} not found: section skipped)"),
+        }
+    }
+}
