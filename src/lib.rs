@@ -33,6 +33,7 @@ pub mod error;
 pub mod event;
 mod hash;
 pub mod regulator;
+pub mod replay;
 pub mod state;
 pub mod text;
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,94 @@
+//! Replays tau-bench's gpt-4o airline trajectories through reins with the
+//! default config and prints, per detector, how many successful (reward 1) and
+//! failed (reward 0) runs it fired on, and how many of each it would have
+//! halted.
+//!
+//! ```text
+//! cargo run --release --example replay_tau [path/to/gpt-4o-airline.json]
+//! ```
+//!
+//! Without an argument it reads `../shared/data/tau-bench/gpt-4o-airline.json`
+//! relative to the repository root; when the file is absent it says so and
+//! exits 0. The data (MIT, sierra-research/tau-bench) is never copied here.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use reins::replay::{replay_all, summarize, tau_bench};
+use reins::{Config, ToolLoopRule};
+
+fn main() -> ExitCode {
+    let path = std::env::args_os()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../shared/data/tau-bench/gpt-4o-airline.json")
+        });
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            println!("tau-bench data not found at {}: skipping", path.display());
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("cannot read {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+
+    let t0 = Instant::now();
+    let traces = match tau_bench(&text) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let imported = t0.elapsed();
+
+    let config = Config::default();
+    let t1 = Instant::now();
+    let reports = replay_all(&traces, &config);
+    let replayed = t1.elapsed();
+    let summary = summarize(&reports);
+
+    println!("{}, default config:", path.display());
+    println!("{summary}\n");
+
+    // Where the halts happened: the first break of each halted trace.
+    let halted: Vec<_> = reports
+        .iter()
+        .filter_map(|r| r.first_break.as_ref().map(|b| (r, b)))
+        .collect();
+    if !halted.is_empty() {
+        println!("first breaks (trace, reward, event index / events, reason):");
+        for (r, (at, kind)) in halted {
+            let reward = match r.success {
+                Some(true) => "1",
+                Some(false) => "0",
+                None => "?",
+            };
+            println!("  {:<8} {reward}  {:>3} / {:<3} {kind}", r.id, at, r.events);
+        }
+    }
+
+    // The same traces under the reference tool-loop rule (the same tool name
+    // N times in a row, whatever the arguments and results), for comparison.
+    let reference = Config {
+        tool_loop_rule: ToolLoopRule::ConsecutiveSameTool,
+        ..Config::default()
+    };
+    println!("\nfor comparison, toolLoopRule: consecutiveSameTool (the reference rule):");
+    println!("{}\n", summarize(&replay_all(&traces, &reference)));
+
+    println!(
+        "import {:.1} ms, replay {:.1} ms ({} traces, {} events)",
+        imported.as_secs_f64() * 1e3,
+        replayed.as_secs_f64() * 1e3,
+        reports.len(),
+        summary.events
+    );
+    ExitCode::SUCCESS
+}
