@@ -11,6 +11,7 @@ function show(d) {
   switch (d.kind) {
     case "continue": return "continue";
     case "circuitBreak": return `circuitBreak ${JSON.stringify(d.reason)} — ${d.suggestion}${tail}`;
+    case "incident": return `incident on ${d.topic}: ${JSON.stringify(d.markers)} on turns ${d.evidenceTurns}${tail}`;
     case "toolNudge": return `toolNudge ${d.pattern} ×${d.count} — ${d.suggestion}${tail}`;
     case "scopeDrift": return `scopeDrift ${d.driftScore.toFixed(2)}, added: ${d.driftTokens.join(", ")}${tail}`;
     case "procedural": return `procedural ${d.patterns.map((p) => `${p.topic} (${p.count}): ${JSON.stringify(p.examples)}`).join("; ")}${tail}`;

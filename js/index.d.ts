@@ -46,6 +46,12 @@ export interface Config {
   toolLoopThresholds: { [toolName: string]: number };
   /** Drift score at or above which `scopeDrift` fires. Default 0.5. */
   driftWarnThreshold: number;
+  /** Look for frustration, correction and "from now on" markers in user messages. Default `true`. */
+  markers: boolean;
+  /** User turns within which repeated pushback makes an `incident`. Default 6. */
+  incidentWindowTurns: number;
+  /** Pushback turns within that window that make an `incident`. Default 2. */
+  incidentMinHits: number;
   /** A retry on the same topic within this many ms of a response is an implicit correction. Default `null` (off). */
   implicitCorrectionWindowMs: number | null;
   /** Corrections on one topic that make a pattern. Default 3. */
@@ -88,6 +94,8 @@ export type BreakReason =
       qualitySamples: number;
     }
   | { kind: "qualityDecline"; window: number; delta: number; meanQuality: number }
+  /** A second incident on one topic: the user keeps pushing back. */
+  | { kind: "repeatedFailure"; topic: string; failureCount: number }
   | { kind: "toolLoop"; toolName: string; count: number; pattern: LoopPattern };
 
 /** What this user corrected before on the current topic. */
@@ -105,6 +113,19 @@ export interface CircuitBreakConcern {
   reason: BreakReason;
   /** One line of advice for the operator. */
   suggestion: string;
+}
+
+/** The user is repeatedly unhappy: pushback markers on several recent turns. */
+export interface IncidentConcern {
+  kind: "incident";
+  /** The user turns (1-based) whose messages pushed back. */
+  evidenceTurns: number[];
+  /** The phrases found, e.g. `"still doesn't work"`, `"错了"`. */
+  markers: string[];
+  /** The latest such message, shortened. */
+  summary: string;
+  topic: string;
+  lexiconVersion: string;
 }
 
 /** The agent's tool use looks like the start of a loop: a warning before the circuit break. */
@@ -131,7 +152,7 @@ export interface ProceduralConcern {
 }
 
 /** One predicate that fired. */
-export type Concern = CircuitBreakConcern | ToolNudgeConcern | ScopeDriftConcern | ProceduralConcern;
+export type Concern = CircuitBreakConcern | IncidentConcern | ToolNudgeConcern | ScopeDriftConcern | ProceduralConcern;
 
 interface WithConcerns {
   /** Every concern that fired, the winner first; empty on `continue`. */
@@ -140,13 +161,14 @@ interface WithConcerns {
 
 /**
  * The answer of `decide()`: the highest-priority concern (circuit break >
- * tool nudge > scope drift > procedural), or `continue`.
+ * incident > tool nudge > scope drift > procedural), or `continue`.
  *
  * @example
  * const d = r.decide();
  * switch (d.kind) {
  *   case "continue": break;
  *   case "circuitBreak": halt(d.reason.kind, d.suggestion); break;
+ *   case "incident": escalate(d.summary); break;
  *   case "toolNudge": tellAgent(d.suggestion); break;
  *   case "scopeDrift": annotate(d.driftTokens); break;
  *   case "procedural": prompt = r.injectCorrections(prompt); break;
@@ -155,6 +177,7 @@ interface WithConcerns {
 export type Decision =
   | ({ readonly kind: "continue" } & WithConcerns)
   | (CircuitBreakConcern & WithConcerns)
+  | (IncidentConcern & WithConcerns)
   | (ToolNudgeConcern & WithConcerns)
   | (ScopeDriftConcern & WithConcerns)
   | (ProceduralConcern & WithConcerns);
@@ -223,7 +246,8 @@ export type MetricName =
   | "reins.tool_failure_count"
   | "reins.tool_calls_all_turns"
   | "reins.implicit_corrections_count"
-  | "reins.correction_records";
+  | "reins.correction_records"
+  | "reins.preferences";
 
 export type Metrics = { readonly [K in MetricName]: number };
 
@@ -279,8 +303,10 @@ export declare class Regulator {
   export(): string;
   /** Unions another copy of this user's memory (another tab, another Worker) into this one. */
   merge(snapshot: string): void;
-  /** `prompt` with this user's past corrections on the topic in front, or unchanged. */
+  /** `prompt` with this user's standing preferences and past corrections on the topic in front, or unchanged. */
   injectCorrections(prompt: string): string;
+  /** Standing preferences ("from now on …"), oldest first. */
+  preferences(): string[];
   correctionsPrelude(): string | null;
 
   metrics(): Metrics;

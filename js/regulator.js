@@ -210,6 +210,10 @@ export class Regulator {
     return this.#core.correctionsPrelude() ?? null;
   }
 
+  preferences() {
+    return JSON.parse(this.#core.preferencesJson());
+  }
+
   metrics() {
     return JSON.parse(this.#core.metricsJson());
   }

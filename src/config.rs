@@ -71,6 +71,12 @@ pub struct Config {
     pub tool_loop_thresholds: BTreeMap<String, u32>,
     /// Drift score at or above which a scope-drift warning fires.
     pub drift_warn_threshold: f64,
+    /// Look for frustration, correction and preference markers in user messages.
+    pub markers: bool,
+    /// User turns within which repeated pushback makes an incident.
+    pub incident_window_turns: u32,
+    /// Pushback turns within the window that make an incident.
+    pub incident_min_hits: u32,
     /// Retry on the same topic within this many ms of a response counts as an
     /// implicit correction. `None` turns implicit detection off.
     pub implicit_correction_window_ms: Option<u64>,
@@ -106,6 +112,9 @@ impl Default for Config {
             tool_loop_exempt: Vec::new(),
             tool_loop_thresholds: BTreeMap::new(),
             drift_warn_threshold: 0.5,
+            markers: true,
+            incident_window_turns: 6,
+            incident_min_hits: 2,
             implicit_correction_window_ms: None,
             pattern_threshold: 3,
             max_examples: 3,
@@ -172,6 +181,13 @@ impl Config {
                 "must be above 0, or every response would drift",
             ));
         }
+        check_int(
+            "incidentWindowTurns",
+            self.incident_window_turns.into(),
+            1,
+            100,
+        )?;
+        check_int("incidentMinHits", self.incident_min_hits.into(), 1, 16)?;
         if let Some(w) = self.implicit_correction_window_ms {
             check_int("implicitCorrectionWindowMs", w, 0, MAX_SAFE_INT)?;
         }

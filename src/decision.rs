@@ -47,6 +47,8 @@ pub enum BreakReason {
         delta: f64,
         mean_quality: f64,
     },
+    /// The user pushed back again and again on the same topic.
+    RepeatedFailure { topic: String, failure_count: u32 },
     /// The agent is calling tools without making progress.
     ToolLoop {
         tool_name: String,
@@ -82,6 +84,14 @@ pub enum Verdict {
         reason: BreakReason,
         suggestion: String,
     },
+    /// The user is repeatedly unhappy: pushback on several recent turns.
+    Incident {
+        evidence_turns: Vec<u64>,
+        markers: Vec<String>,
+        summary: String,
+        topic: String,
+        lexicon_version: String,
+    },
     /// The agent's tool use looks like the start of a loop: tell it before
     /// the circuit break.
     ToolNudge {
@@ -106,6 +116,7 @@ pub enum Verdict {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DecisionKind {
     CircuitBreak,
+    Incident,
     ToolNudge,
     ScopeDrift,
     Procedural,
@@ -117,6 +128,7 @@ impl Verdict {
         match self {
             Verdict::Continue => DecisionKind::Continue,
             Verdict::CircuitBreak { .. } => DecisionKind::CircuitBreak,
+            Verdict::Incident { .. } => DecisionKind::Incident,
             Verdict::ToolNudge { .. } => DecisionKind::ToolNudge,
             Verdict::ScopeDrift { .. } => DecisionKind::ScopeDrift,
             Verdict::Procedural { .. } => DecisionKind::Procedural,
@@ -175,6 +187,9 @@ pub(crate) fn suggestion(reason: &BreakReason) -> String {
         BreakReason::QualityDecline { .. } => {
             "Answer quality keeps falling. Change approach: simplify the task, re-plan, or ask the user what they need.".into()
         }
+        BreakReason::RepeatedFailure { topic, failure_count } => format!(
+            "The user has pushed back on \"{topic}\" {failure_count} times. Stop retrying: ask what they want, or hand over to a person."
+        ),
         BreakReason::ToolLoop { tool_name, count, pattern } => format!(
             "{} Stop calling it: try another approach, ask the user, or report the task as unresolved.",
             loop_story(tool_name, *count, *pattern)

@@ -11,6 +11,9 @@ use crate::decision::{BreakReason, Decision, Verdict, nudge_suggestion, suggesti
 use crate::detect::args::{fingerprint_json, fingerprint_value};
 use crate::detect::confidence::Shape;
 use crate::detect::corrections::{self, MAX_TEXT_CHARS, Record, Source};
+use crate::detect::incidents;
+use crate::detect::markers;
+use crate::detect::preferences::{MAX_PREFERENCE_CHARS, Preference};
 use crate::detect::scope::{drift_score, drift_tokens, task_tokens};
 use crate::detect::tools::Level;
 use crate::detect::{EPS, tools};
@@ -188,12 +191,22 @@ impl Regulator {
         let task = KeywordBag::from_text_with(message, &mut self.scratch);
         let topic = topic_key(&task);
         if self.is_implicit_correction(&topic, at_ms) {
-            let id = self.add_record(&topic, message, Source::Implicit, at_ms);
-            self.memory.implicit_corrections = self.memory.implicit_corrections.saturating_add(1);
-            if let Some(last) = self.session.last_response.as_mut() {
-                last.implicit_id = id;
-            }
+            self.file_implicit(message, at_ms);
         }
+        self.session.incidents.start_turn();
+        let pushback = self.config.markers && self.on_markers(message, at_ms);
+        // Pushing back on an answer continues its task: keep that topic rather
+        // than one made of the complaint's own words.
+        let inherited = self
+            .session
+            .last_response
+            .as_ref()
+            .map(|l| l.topic.clone())
+            .filter(|t| !t.is_empty());
+        let topic = match inherited {
+            Some(t) if pushback => t,
+            _ => topic,
+        };
         let s = &mut self.session;
         s.turns = s.turns.saturating_add(1);
         s.task = task;
@@ -207,6 +220,70 @@ impl Regulator {
             stats.last_at_ms = stats.last_at_ms.max(at);
         }
         self.session.topic = topic;
+    }
+
+    /// Files `message` as the implicit correction of the last response (once).
+    fn file_implicit(&mut self, message: &str, at_ms: Option<u64>) {
+        let Some(last) = self.session.last_response.as_ref() else {
+            return;
+        };
+        if last.implicit_id.is_some() || last.explicit || last.topic.is_empty() {
+            return;
+        }
+        let topic = last.topic.clone();
+        let id = self.add_record(&topic, message, Source::Implicit, at_ms);
+        self.memory.implicit_corrections = self.memory.implicit_corrections.saturating_add(1);
+        if let Some(last) = self.session.last_response.as_mut() {
+            last.implicit_id = id;
+        }
+    }
+
+    /// Pushback on the previous answer counts as its implicit correction and
+    /// towards an incident; "from now on …" becomes a standing preference.
+    /// Returns whether the message pushed back.
+    fn on_markers(&mut self, message: &str, at_ms: Option<u64>) -> bool {
+        let found = markers::analyze(message);
+        for text in &found.preferences {
+            let text = truncate_chars(&redact_secrets(text), MAX_PREFERENCE_CHARS);
+            let at = at_ms.or(self.session.last_at_ms).unwrap_or(0);
+            let seq = self.memory.seq;
+            self.memory.seq = seq.saturating_add(1);
+            let id = combine(
+                combine(hash_bytes(self.id_seed, b"preference"), seq),
+                hash_bytes(0, text.as_bytes()),
+            );
+            self.memory.preferences.add(Preference {
+                id,
+                at_ms: at,
+                seq,
+                text,
+            });
+        }
+        if found.pushback.is_empty() {
+            return false;
+        }
+        self.file_implicit(message, at_ms);
+        let topic = self
+            .session
+            .last_response
+            .as_ref()
+            .map_or_else(|| self.session.topic.clone(), |l| l.topic.clone());
+        let phrases: Vec<String> = found
+            .pushback
+            .iter()
+            .map(|h| h.phrase.to_string())
+            .collect();
+        let cfg = &self.config;
+        let turn = self.session.turns.saturating_add(1);
+        self.session.incidents.pushback(
+            turn,
+            phrases,
+            truncate_chars(&redact_secrets(message.trim()), incidents::SUMMARY_CHARS),
+            &topic,
+            cfg.incident_window_turns.into(),
+            cfg.incident_min_hits as usize,
+        );
+        true
     }
 
     /// A quick retry on the topic of the last, not yet corrected, response.
@@ -328,15 +405,33 @@ impl Regulator {
             count: f.count,
             pattern: f.pattern,
         });
+        let incident = s.incidents.current.as_ref();
+        // A second incident on one topic is no longer advice: stop retrying.
+        let repeated = incident
+            .filter(|i| i.count >= 2)
+            .map(|i| BreakReason::RepeatedFailure {
+                topic: i.topic.clone(),
+                failure_count: i.count,
+            });
         let breaks = [
             s.budget.cost_break(cfg),
             s.budget.decline_break(cfg),
             loop_break,
+            repeated,
         ];
         for reason in breaks.into_iter().flatten() {
             concerns.push(Verdict::CircuitBreak {
                 suggestion: suggestion(&reason),
                 reason,
+            });
+        }
+        if let Some(i) = incident.filter(|i| i.count < 2) {
+            concerns.push(Verdict::Incident {
+                evidence_turns: i.evidence_turns.clone(),
+                markers: i.markers.clone(),
+                summary: i.summary.clone(),
+                topic: i.topic.clone(),
+                lexicon_version: markers::LEXICON_VERSION.to_string(),
             });
         }
         if let Some(f) = nudge {
@@ -383,15 +478,20 @@ impl Regulator {
         &self.session.topic
     }
 
-    /// The block of past corrections for the current topic, whatever else the
-    /// decision says (a drift warning no longer hides it).
+    /// The user's standing preferences and the past corrections for the
+    /// current topic, whatever else the decision says (a drift warning no
+    /// longer hides them).
     pub fn corrections_prelude(&self) -> Option<String> {
-        corrections::prelude(
-            self.memory
-                .corrections
-                .pattern(&self.session.topic, &self.config)
-                .as_ref(),
-        )
+        let pattern = self
+            .memory
+            .corrections
+            .pattern(&self.session.topic, &self.config);
+        corrections::prelude(pattern.as_ref(), self.memory.preferences.texts())
+    }
+
+    /// Standing preferences, oldest first.
+    pub fn preferences(&self) -> impl Iterator<Item = &str> {
+        self.memory.preferences.texts()
     }
 
     /// `prompt` with the corrections prelude in front, or unchanged.

@@ -16,6 +16,8 @@ use crate::config::Config;
 use crate::detect::budget::Budget;
 use crate::detect::confidence::{MAX_NLL, Shape, TokenStats};
 use crate::detect::corrections::{MAX_KEY_BYTES, Record, Source, Store};
+use crate::detect::incidents::Incidents;
+use crate::detect::preferences::Preferences;
 use crate::detect::tools::{DONE_CALLS, EarlierCalls, MAX_TOOL_NAMES, RECENT_CALLS, ToolTurn};
 use crate::error::{Error, Result};
 use crate::event::MAX_NAME_BYTES;
@@ -65,6 +67,9 @@ pub struct Memory {
     pub implicit_corrections: u64,
     pub corrections: Store,
     pub topics: BTreeMap<String, TopicStats>,
+    /// Standing preferences, user-wide.
+    #[serde(default)]
+    pub preferences: Preferences,
 }
 
 impl Memory {
@@ -86,6 +91,7 @@ impl Memory {
             implicit_corrections: self.implicit_corrections.max(other.implicit_corrections),
             corrections: self.corrections.merge(&other.corrections, cfg),
             topics,
+            preferences: self.preferences.merge(&other.preferences),
         }
     }
 
@@ -102,6 +108,7 @@ impl Memory {
 
     fn validate(&self, cfg: &Config) -> Result<()> {
         self.corrections.validate(cfg)?;
+        self.preferences.validate()?;
         if self.topics.len() > MAX_TOPICS {
             return Err(Error::range_error(
                 "memory.topics",
@@ -185,6 +192,9 @@ pub struct Session {
     /// Successful calls of this session, for cross-turn duplicates.
     #[serde(default)]
     pub earlier_calls: EarlierCalls,
+    /// Pushback turns and incidents of this session.
+    #[serde(default)]
+    pub incidents: Incidents,
 }
 
 impl Session {
@@ -238,6 +248,9 @@ impl Session {
         }
         if tools.run_len > tools.calls || (tools.run_len == 0) != tools.recent.is_empty() {
             return bad("tools.runLen", "does not match the recorded calls");
+        }
+        if !self.incidents.is_bounded() {
+            return bad("incidents", "holds more than the caps");
         }
         if self.earlier_calls.0.len() > DONE_CALLS {
             return bad("earlierCalls", "holds more calls than the cap");

@@ -263,6 +263,12 @@ impl RegulatorCore {
         serde_json::to_string(self.inner.tool_counts()).unwrap_or_default()
     }
 
+    #[wasm_bindgen(js_name = preferencesJson)]
+    pub fn preferences_json(&self) -> String {
+        let texts: Vec<&str> = self.inner.preferences().collect();
+        serde_json::to_string(&texts).unwrap_or_default()
+    }
+
     #[wasm_bindgen(js_name = correctionsJson)]
     pub fn corrections_json(&self) -> String {
         let records: Vec<_> = self.inner.corrections().collect();

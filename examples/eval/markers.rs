@@ -1,15 +1,15 @@
-//! User messages: pushback on the previous answer, and explicit preferences.
-//! reins has no marker detector yet; the reference lexicons (spool) are
-//! measured so the baseline is on record.
+//! User messages: pushback on the previous answer (frustration or a
+//! correction), and explicit standing preferences, in eight languages.
 
 use serde::Deserialize;
+
+use reins::detect::markers::analyze;
 
 use super::baseline::{spool_preference, spool_pushback};
 use super::metrics::{Table, report_named};
 
 #[derive(Deserialize)]
 pub struct Case {
-    #[allow(dead_code)]
     pub id: String,
     pub lang: String,
     pub category: String,
@@ -18,29 +18,51 @@ pub struct Case {
 }
 
 pub fn evaluate(cases: &[Case]) -> String {
-    let (mut push, mut pref, mut push_lang) =
-        (Table::default(), Table::default(), Table::default());
+    let (mut push, mut push_base, mut pref, mut pref_base) = (
+        Table::default(),
+        Table::default(),
+        Table::default(),
+        Table::default(),
+    );
+    let (mut lang, mut lang_base) = (Table::default(), Table::default());
+    let mut wrong = Vec::new();
     for c in cases {
-        push.add(&c.category, c.label == "pushback", spool_pushback(&c.text));
-        push_lang.add(&c.lang, c.label == "pushback", spool_pushback(&c.text));
-        pref.add(
-            &c.category,
-            c.label == "preference",
-            spool_preference(&c.text),
-        );
+        let a = analyze(&c.text);
+        let (p, q) = (!a.pushback.is_empty(), !a.preferences.is_empty());
+        let (want_p, want_q) = (c.label == "pushback", c.label == "preference");
+        push.add(&c.category, want_p, p);
+        push_base.add(&c.category, want_p, spool_pushback(&c.text));
+        lang.add(&c.lang, want_p, p);
+        lang_base.add(&c.lang, want_p, spool_pushback(&c.text));
+        pref.add(&c.category, want_q, q);
+        pref_base.add(&c.category, want_q, spool_preference(&c.text));
+        if p != want_p || q != want_q {
+            wrong.push(c.id.as_str());
+        }
     }
-    let lex = "reference lexicon (spool)";
+    let base = "reference lexicon (spool)";
     let mut out = format!(
-        "\n## Frustration and preference markers ({} messages)\n\nreins: no marker detector yet (issue 4, next step); \
-         the columns below show the reference lexicons only.\n",
+        "\n## Frustration, correction and preference markers ({} messages)\n",
         cases.len()
     );
-    out += &report_named("Pushback", "a message labelled pushback", &[(lex, &push)]);
-    out += &report_named("Pushback by language", "as above", &[(lex, &push_lang)]);
+    out += &report_named(
+        "Pushback",
+        "a message labelled pushback",
+        &[("reins", &push), (base, &push_base)],
+    );
+    out += &report_named(
+        "Pushback by language",
+        "as above",
+        &[("reins", &lang), (base, &lang_base)],
+    );
     out += &report_named(
         "Preferences",
         "a message labelled preference",
-        &[("reference self-tags (spool)", &pref)],
+        &[
+            ("reins", &pref),
+            ("reference self-tags (spool)", &pref_base),
+        ],
     );
+    out += &format!("\nreins got these wrong: {}\n", wrong.join(" "));
     out
 }

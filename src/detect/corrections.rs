@@ -411,17 +411,33 @@ impl<'de> DeserializeSeed<'de> for HexSeed {
     }
 }
 
-/// The block placed before a prompt, or `None` without a pattern.
-pub fn prelude(pattern: Option<&CorrectionPattern>) -> Option<String> {
-    let p = pattern?;
-    let mut out =
-        String::from("The user has corrected earlier answers on this topic (most recent first):");
-    for ex in &p.examples {
-        out.push_str("\n- ");
-        // Indent continuation lines so a multi-line correction stays one item.
-        out.push_str(&ex.replace('\n', "\n  "));
+/// The block placed before a prompt: the user's standing preferences, then
+/// past corrections on this topic; `None` when there is neither.
+pub fn prelude<'a>(
+    pattern: Option<&CorrectionPattern>,
+    preferences: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let mut out = String::new();
+    let mut prefs = preferences.into_iter().peekable();
+    if prefs.peek().is_some() {
+        out.push_str("The user's standing preferences:");
+        for p in prefs {
+            out.push_str("\n- ");
+            out.push_str(&p.replace('\n', "\n  "));
+        }
     }
-    Some(out)
+    if let Some(p) = pattern {
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str("The user has corrected earlier answers on this topic (most recent first):");
+        for ex in &p.examples {
+            out.push_str("\n- ");
+            // Indent continuation lines so a multi-line correction stays one item.
+            out.push_str(&ex.replace('\n', "\n  "));
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// The prompt with the prelude in front, or the prompt unchanged.
@@ -506,7 +522,7 @@ mod tests {
 
     #[test]
     fn prelude_and_inject_format() {
-        assert_eq!(prelude(None), None);
+        assert_eq!(prelude(None, []), None);
         assert_eq!(inject(None, "hi"), "hi");
         let p = CorrectionPattern {
             topic: "t".into(),
@@ -518,7 +534,7 @@ mod tests {
                 "".into(),
             ],
         };
-        let pre = prelude(Some(&p)).unwrap();
+        let pre = prelude(Some(&p), []).unwrap();
         assert_eq!(
             pre,
             "The user has corrected earlier answers on this topic (most recent first):\n- fourth: multi\n  line\n- no more logs\n- "
@@ -526,6 +542,14 @@ mod tests {
         assert_eq!(
             inject(Some(pre.clone()), "do it"),
             format!("{pre}\n\nCurrent request: do it")
+        );
+        let both = prelude(Some(&p), ["From now on, use tabs."]).unwrap();
+        assert!(both.starts_with(
+            "The user's standing preferences:\n- From now on, use tabs.\n\nThe user has corrected"
+        ));
+        assert_eq!(
+            prelude(None, ["Always answer in Spanish."]).unwrap(),
+            "The user's standing preferences:\n- Always answer in Spanish."
         );
     }
 

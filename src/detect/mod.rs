@@ -5,6 +5,10 @@ pub mod args;
 pub mod budget;
 pub mod confidence;
 pub mod corrections;
+pub mod incidents;
+pub mod markers;
+mod markers_lexicon;
+pub mod preferences;
 pub mod scope;
 pub mod tools;
 

@@ -5,5 +5,5 @@ declare const bytes: Uint8Array;
 declare const module: WebAssembly.Module;
 initSync({ module });
 await init({ module_or_path: bytes });
-new Regulator({ userId: "a" }).decide().kind satisfies "continue" | "circuitBreak" | "toolNudge" | "scopeDrift" | "procedural";
+new Regulator({ userId: "a" }).decide().kind satisfies "continue" | "circuitBreak" | "incident" | "toolNudge" | "scopeDrift" | "procedural";
 export {};

@@ -25,6 +25,8 @@ function handle(d: Decision): string {
       return "ok";
     case "circuitBreak":
       return `${reason(d.reason)}: ${d.suggestion}`;
+    case "incident":
+      return `${d.topic}: ${d.markers.join("; ")} on turns ${d.evidenceTurns.join(",")} (${d.lexiconVersion}) ${d.summary}`;
     case "toolNudge":
       return `${d.toolName} ×${d.count} (${d.pattern}): ${d.suggestion}`;
     case "scopeDrift":
@@ -48,6 +50,8 @@ function reason(x: BreakReason): string {
       return `${x.delta} over ${x.window}`;
     case "toolLoop":
       return `${x.toolName} ×${x.count} (${x.pattern})`;
+    case "repeatedFailure":
+      return `${x.topic} ×${x.failureCount}`;
     default: {
       const unreachable: never = x;
       return unreachable;
@@ -73,6 +77,8 @@ const again = Regulator.import(r.export());
 again.merge(r.export());
 const prompt: string = again.injectCorrections("next");
 const prelude: string | null = again.correctionsPrelude();
+const prefs: string[] = again.preferences();
+prefs;
 prompt + prelude;
 {
   using scoped = new Regulator({ userId: "bob" });

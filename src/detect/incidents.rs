@@ -1,0 +1,143 @@
+//! "The user is repeatedly unhappy": pushback markers on two or more user
+//! turns within a window (six by default) make an incident; a second incident
+//! on the same topic escalates to the `repeatedFailure` circuit break.
+//! Greedy clustering as in spool: hits that made an incident are consumed.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+/// Unconsumed pushback turns remembered.
+const MAX_PENDING: usize = 16;
+/// Topics whose incidents are counted.
+const MAX_TOPICS: usize = 64;
+/// Characters of the user's message kept as the incident summary.
+pub const SUMMARY_CHARS: usize = 200;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PendingHit {
+    pub turn: u64,
+    pub markers: Vec<String>,
+}
+
+/// The incident raised at the current turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Incident {
+    pub evidence_turns: Vec<u64>,
+    pub markers: Vec<String>,
+    pub summary: String,
+    pub topic: String,
+    /// Incidents on this topic so far this session, this one included.
+    pub count: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Incidents {
+    pub pending: VecDeque<PendingHit>,
+    pub by_topic: BTreeMap<String, u32>,
+    pub current: Option<Incident>,
+}
+
+impl Incidents {
+    /// A new turn: the previous turn's incident is no longer news.
+    pub fn start_turn(&mut self) {
+        self.current = None;
+    }
+
+    /// Records pushback on `turn`; raises an incident when enough hits fall
+    /// within the window.
+    pub fn pushback(
+        &mut self,
+        turn: u64,
+        markers: Vec<String>,
+        summary: String,
+        topic: &str,
+        window: u64,
+        min_hits: usize,
+    ) {
+        self.pending
+            .retain(|h| turn.saturating_sub(h.turn) < window);
+        self.pending.push_back(PendingHit { turn, markers });
+        while self.pending.len() > MAX_PENDING {
+            self.pending.pop_front();
+        }
+        if self.pending.len() < min_hits {
+            return;
+        }
+        let hits: Vec<PendingHit> = self.pending.drain(..).collect();
+        let count = if topic.is_empty() {
+            1
+        } else {
+            if !self.by_topic.contains_key(topic) && self.by_topic.len() >= MAX_TOPICS {
+                let oldest = self.by_topic.keys().next().cloned();
+                if let Some(k) = oldest {
+                    self.by_topic.remove(&k);
+                }
+            }
+            let n = self.by_topic.entry(topic.to_string()).or_default();
+            *n = n.saturating_add(1);
+            *n
+        };
+        let mut markers: Vec<String> = hits
+            .iter()
+            .flat_map(|h| h.markers.iter().cloned())
+            .collect();
+        markers.dedup();
+        self.current = Some(Incident {
+            evidence_turns: hits.iter().map(|h| h.turn).collect(),
+            markers,
+            summary,
+            topic: topic.to_string(),
+            count,
+        });
+    }
+
+    pub fn is_bounded(&self) -> bool {
+        self.pending.len() <= MAX_PENDING && self.by_topic.len() <= MAX_TOPICS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(i: &mut Incidents, turn: u64, topic: &str) -> Option<u32> {
+        i.start_turn();
+        i.pushback(
+            turn,
+            vec!["wrong again".into()],
+            format!("turn {turn}"),
+            topic,
+            6,
+            2,
+        );
+        i.current.as_ref().map(|c| c.count)
+    }
+
+    #[test]
+    fn two_hits_within_six_turns_make_an_incident_and_are_consumed() {
+        let mut i = Incidents::default();
+        assert_eq!(hit(&mut i, 1, "t"), None);
+        assert_eq!(hit(&mut i, 4, "t"), Some(1));
+        assert_eq!(i.current.as_ref().unwrap().evidence_turns, [1, 4]);
+        assert_eq!(hit(&mut i, 5, "t"), None, "consumed hits do not pair again");
+        assert_eq!(
+            hit(&mut i, 7, "t"),
+            Some(2),
+            "a second incident on the topic"
+        );
+        i.start_turn();
+        assert!(i.current.is_none());
+    }
+
+    #[test]
+    fn hits_too_far_apart_do_not_pair() {
+        let mut i = Incidents::default();
+        assert_eq!(hit(&mut i, 1, "t"), None);
+        assert_eq!(hit(&mut i, 8, "t"), None);
+        assert_eq!(hit(&mut i, 12, "u"), Some(1));
+    }
+}

@@ -1,0 +1,296 @@
+//! Frustration, correction and preference markers in the user's messages.
+//!
+//! Phrase packs per language (`markers_lexicon.rs`, versioned) are matched on
+//! a normalised copy of the text: full Unicode lowercase, curly apostrophes
+//! folded to `'`, whitespace runs folded to one space. Phrases of languages
+//! written with spaces match at word boundaries; Chinese and Japanese phrases
+//! match anywhere. A hit inside an exclusion phrase (`没错了`, "nothing
+//! wrong", "I provided the wrong …") does not count. Matching goes through an
+//! index keyed by a phrase's first word (or first character for CJK), built
+//! once, so a message costs a lookup per word, not a scan per phrase.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+pub use super::markers_lexicon::{LEXICON_VERSION, PACKS, Pack};
+
+/// Which list a phrase came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    Exclude,
+    Pushback,
+    Preference,
+}
+
+/// One phrase found in a message; offsets are into the normalised text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    pub kind: Kind,
+    pub lang: &'static str,
+    pub phrase: &'static str,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// What a message says about the previous answer and about the future.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Analysis {
+    /// Pushback phrases (frustration or correction) outside any exclusion.
+    pub pushback: Vec<Hit>,
+    /// Standing preferences: the sentence that carries each opener, as written.
+    pub preferences: Vec<String>,
+}
+
+/// Lowercase, fold apostrophes and whitespace. Returns the text and, for each
+/// byte of it, the byte offset in the original (to cut sentences out as written).
+fn normalize(text: &str) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(text.len());
+    let mut map = Vec::with_capacity(text.len());
+    let mut space = false;
+    for (i, c) in text.char_indices() {
+        if c.is_whitespace() {
+            if !space && !out.is_empty() {
+                out.push(' ');
+                map.push(i);
+            }
+            space = true;
+            continue;
+        }
+        space = false;
+        let folded = matches!(c, '\u{2019}' | '\u{2018}' | '\u{02BC}' | '\u{FF07}').then_some('\'');
+        for l in folded.into_iter().chain(
+            if folded.is_some() { None } else { Some(c) }
+                .into_iter()
+                .flat_map(char::to_lowercase),
+        ) {
+            let before = out.len();
+            out.push(l);
+            map.extend(std::iter::repeat_n(i, out.len() - before));
+        }
+    }
+    (out, map)
+}
+
+fn spaced(lang: &str) -> bool {
+    !matches!(lang, "zh" | "ja")
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '\''
+}
+
+/// The index key of a phrase: its first word, or its first character for CJK.
+fn key_of(phrase: &str, lang: &str) -> String {
+    if spaced(lang) {
+        phrase
+            .split(|c: char| !is_word(c))
+            .next()
+            .unwrap_or("")
+            .to_string()
+    } else {
+        phrase.chars().next().map(String::from).unwrap_or_default()
+    }
+}
+
+type Entry = (Kind, &'static str, &'static str);
+
+struct Index {
+    by_key: HashMap<String, Vec<Entry>>,
+}
+
+fn build(packs: &'static [Pack]) -> Index {
+    let mut by_key: HashMap<String, Vec<Entry>> = HashMap::new();
+    for p in packs {
+        for (kind, list) in [
+            (Kind::Exclude, p.exclude),
+            (Kind::Pushback, p.pushback),
+            (Kind::Preference, p.preference),
+        ] {
+            for phrase in list {
+                by_key
+                    .entry(key_of(phrase, p.lang))
+                    .or_default()
+                    .push((kind, p.lang, phrase));
+            }
+        }
+    }
+    Index { by_key }
+}
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| build(PACKS))
+}
+
+/// Every phrase occurrence in normalised text `t`. Phrases of spaced
+/// languages are looked up by the word starting at a word boundary and must
+/// end at one; CJK phrases are looked up by the character at any position.
+fn find_all(idx: &Index, t: &str) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    let mut prev_word = false;
+    for (i, c) in t.char_indices() {
+        let word_start = is_word(c) && !prev_word;
+        prev_word = is_word(c);
+        let rest = t.get(i..).unwrap_or("");
+        let word = rest
+            .get(..rest.find(|x: char| !is_word(x)).unwrap_or(rest.len()))
+            .unwrap_or("");
+        let ch = rest.get(..c.len_utf8()).unwrap_or("");
+        let lookups = [(word_start, word, true), (true, ch, false)];
+        for (active, key, want_spaced) in lookups {
+            let Some(entries) = idx.by_key.get(key).filter(|_| active) else {
+                continue;
+            };
+            for &(kind, lang, phrase) in entries {
+                if spaced(lang) != want_spaced || !rest.starts_with(phrase) {
+                    continue;
+                }
+                let end = i + phrase.len();
+                let open_end = phrase.ends_with(|x: char| !is_word(x));
+                let next_is_word = t
+                    .get(end..)
+                    .and_then(|r| r.chars().next())
+                    .is_some_and(is_word);
+                if !want_spaced || open_end || !next_is_word {
+                    hits.push(Hit {
+                        kind,
+                        lang,
+                        phrase,
+                        start: i,
+                        end,
+                    });
+                }
+            }
+        }
+    }
+    hits
+}
+
+/// Analyses one user message.
+pub fn analyze(text: &str) -> Analysis {
+    analyze_with(index(), text)
+}
+
+fn analyze_with(idx: &Index, text: &str) -> Analysis {
+    let (t, map) = normalize(text);
+    let hits = find_all(idx, &t);
+    let excluded = |h: &Hit| {
+        hits.iter()
+            .any(|x| x.kind == Kind::Exclude && x.start <= h.start && h.end <= x.end && x != h)
+    };
+    let mut out = Analysis::default();
+    for h in &hits {
+        if excluded(h) {
+            continue;
+        }
+        match h.kind {
+            Kind::Pushback => out.pushback.push(h.clone()),
+            Kind::Preference => {
+                let s = sentence(text, map.get(h.start).copied().unwrap_or(0));
+                if !s.is_empty() && !out.preferences.iter().any(|p| p == s) {
+                    out.preferences.push(s.to_string());
+                }
+            }
+            Kind::Exclude => {}
+        }
+    }
+    out
+}
+
+/// The sentence of `text` around byte `at`, trimmed.
+fn sentence(text: &str, at: usize) -> &str {
+    let is_end = |c: char| matches!(c, '.' | '!' | '?' | '\n' | '。' | '！' | '？' | '；' | ';');
+    let head = text.get(..at).unwrap_or("");
+    let start = head.rfind(is_end).map_or(0, |i| {
+        i + head[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    let tail = text.get(at..).unwrap_or("");
+    let end = tail.find(is_end).map_or(text.len(), |i| {
+        at + i + tail[i..].chars().next().map_or(0, char::len_utf8)
+    });
+    text.get(start..end).unwrap_or("").trim()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static TEST_PACKS: &[Pack] = &[
+        Pack {
+            lang: "en",
+            pushback: &[
+                "that's wrong",
+                "wrong again",
+                "doesn't work",
+                "not what i asked",
+            ],
+            preference: &["from now on", "always answer in"],
+            exclude: &["nothing wrong", "what's wrong with"],
+        },
+        Pack {
+            lang: "zh",
+            pushback: &["错了", "不对"],
+            preference: &["以后都"],
+            exclude: &["没错了", "对不对"],
+        },
+    ];
+
+    fn run(text: &str) -> Analysis {
+        static IDX: OnceLock<Index> = OnceLock::new();
+        analyze_with(IDX.get_or_init(|| build(TEST_PACKS)), text)
+    }
+
+    fn pushes(text: &str) -> Vec<&'static str> {
+        run(text).pushback.iter().map(|h| h.phrase).collect()
+    }
+
+    #[test]
+    fn phrases_match_at_word_boundaries_with_folding() {
+        assert_eq!(pushes("That’s   WRONG, again"), ["that's wrong"]);
+        assert_eq!(pushes("It doesn't work."), ["doesn't work"]);
+        assert_eq!(
+            pushes("wrong against"),
+            Vec::<&str>::new(),
+            "no partial word"
+        );
+        assert_eq!(pushes("Not what I asked!"), ["not what i asked"]);
+    }
+
+    #[test]
+    fn cjk_matches_anywhere_but_exclusions_win() {
+        assert_eq!(pushes("你又错了"), ["错了"]);
+        assert!(pushes("没错了，就是这样").is_empty());
+        assert!(pushes("这样对不对").is_empty());
+        assert_eq!(pushes("不对，重新来"), ["不对"]);
+    }
+
+    #[test]
+    fn exclusions_in_english() {
+        assert!(pushes("what's wrong with my regex?").is_empty());
+        assert!(pushes("there is nothing wrong here").is_empty());
+    }
+
+    #[test]
+    fn preferences_keep_the_sentence_as_written() {
+        let a = run("Thanks. From now on, use tabs for indentation! And fix the bug.");
+        assert_eq!(a.preferences, ["From now on, use tabs for indentation!"]);
+        let z = run("记一下：以后都用中文回答。");
+        assert_eq!(z.preferences, ["记一下：以后都用中文回答。"]);
+    }
+
+    #[test]
+    fn never_panics_on_odd_text() {
+        for s in [
+            "",
+            "’",
+            "İİİ",
+            "ς",
+            "\u{301}错",
+            "wrong",
+            "以后都",
+            "a\u{2028}b",
+        ] {
+            let _ = run(s);
+        }
+    }
+}

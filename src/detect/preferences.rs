@@ -1,0 +1,129 @@
+//! Standing preferences ("from now on …", "以后都 …"): user-wide, not tied to
+//! a topic, always included by `injectCorrections`. Stored and merged like
+//! correction records: union by id, newest kept.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Preferences kept (newest).
+pub const MAX_PREFERENCES: usize = 20;
+/// Characters kept of one preference.
+pub const MAX_PREFERENCE_CHARS: usize = 500;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Preference {
+    #[serde(with = "crate::hash::hex")]
+    pub id: u64,
+    pub at_ms: u64,
+    pub seq: u64,
+    pub text: String,
+}
+
+impl Preference {
+    fn order(&self) -> (u64, u64, u64) {
+        (self.at_ms, self.seq, self.id)
+    }
+}
+
+/// Oldest first.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Preferences(pub Vec<Preference>);
+
+impl Preferences {
+    /// Adds a preference unless the same words are already stored.
+    pub fn add(&mut self, p: Preference) {
+        let same = |q: &Preference| q.text.to_lowercase() == p.text.to_lowercase();
+        if self.0.iter().any(same) {
+            return;
+        }
+        self.0.push(p);
+        self.trim();
+    }
+
+    fn trim(&mut self) {
+        self.0.sort_by_key(Preference::order);
+        let cut = self.0.len().saturating_sub(MAX_PREFERENCES);
+        self.0.drain(..cut);
+    }
+
+    /// Union by id, newest kept. Commutative, associative, idempotent.
+    pub fn merge(&self, other: &Preferences) -> Preferences {
+        let mut all: Vec<Preference> = self.0.iter().chain(other.0.iter()).cloned().collect();
+        all.sort_by(|a, b| a.order().cmp(&b.order()).then_with(|| a.text.cmp(&b.text)));
+        all.dedup_by_key(|p| p.id);
+        let mut out = Preferences(all);
+        out.trim();
+        out
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        if self.0.len() > MAX_PREFERENCES {
+            return Err(Error::range_error(
+                "memory.preferences",
+                format!("has more than {MAX_PREFERENCES} entries"),
+            ));
+        }
+        if self
+            .0
+            .iter()
+            .any(|p| p.text.is_empty() || p.text.chars().count() > MAX_PREFERENCE_CHARS + 1)
+        {
+            return Err(Error::range_error(
+                "memory.preferences",
+                "has an empty or over-long text",
+            ));
+        }
+        let mut ids: Vec<u64> = self.0.iter().map(|p| p.id).collect();
+        ids.sort_unstable();
+        if ids.windows(2).any(|w| w[0] == w[1]) {
+            return Err(Error::range_error(
+                "memory.preferences",
+                "has a duplicate id",
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn texts(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|p| p.text.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(id: u64, at: u64, text: &str) -> Preference {
+        Preference {
+            id,
+            at_ms: at,
+            seq: 0,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn duplicates_are_skipped_and_the_newest_are_kept() {
+        let mut s = Preferences::default();
+        s.add(p(1, 1, "From now on, use tabs."));
+        s.add(p(2, 2, "from now on, use tabs."));
+        assert_eq!(s.0.len(), 1);
+        for i in 0..30 {
+            s.add(p(10 + i, 10 + i, &format!("rule {i}")));
+        }
+        assert_eq!(s.0.len(), MAX_PREFERENCES);
+        assert_eq!(s.0.last().unwrap().text, "rule 29");
+    }
+
+    #[test]
+    fn merge_is_a_union_by_id() {
+        let a = Preferences(vec![p(1, 1, "a"), p(2, 2, "b")]);
+        let b = Preferences(vec![p(2, 2, "b"), p(3, 3, "c")]);
+        assert_eq!(a.merge(&b), b.merge(&a));
+        assert_eq!(a.merge(&b).0.len(), 3);
+        assert_eq!(a.merge(&a), a);
+    }
+}
