@@ -44,8 +44,10 @@ export interface Config {
   toolLoopExempt: string[];
   /** Per-tool halt thresholds overriding `toolLoopThreshold`. Default `{}`. */
   toolLoopThresholds: { [toolName: string]: number };
-  /** Drift score at or above which `scopeDrift` fires. Default 0.5. */
+  /** Share of an answer's weighted content anchored nowhere at or above which it counts as off topic. Default 0.85. */
   driftWarnThreshold: number;
+  /** App vocabulary that is always on topic (product and feature names). Default `[]`. */
+  glossary: string[];
   /** Look for frustration, correction and "from now on" markers in user messages. Default `true`. */
   markers: boolean;
   /** User turns within which repeated pushback makes an `incident`. Default 6. */
@@ -138,8 +140,19 @@ export interface ToolNudgeConcern {
   suggestion: string;
 }
 
+/** What made an answer drift. */
+export type DriftCause = "offTopic" | "forbidden" | "additions" | "language" | "framework";
+
 export interface ScopeDriftConcern {
   kind: "scopeDrift";
+  /**
+   * `offTopic`: hardly anything anchored in the request; `forbidden`: does what
+   * the user ruled out ("don't add logging"); `additions`: announces
+   * unrequested additions; `language`: answered in another human language;
+   * `framework`: answered with a sibling technology (Java for Python).
+   */
+  cause: DriftCause;
+  /** Weighted share of the answer's content anchored nowhere, 0–1. */
   driftScore: number;
   /** Words the response added, most frequent first. */
   driftTokens: string[];

@@ -69,8 +69,11 @@ pub struct Config {
     pub tool_loop_exempt: Vec<String>,
     /// Per-tool halt thresholds, overriding `toolLoopThreshold`.
     pub tool_loop_thresholds: BTreeMap<String, u32>,
-    /// Drift score at or above which a scope-drift warning fires.
+    /// Share of a response's weighted content not anchored anywhere at or
+    /// above which it counts as off topic.
     pub drift_warn_threshold: f64,
+    /// App vocabulary that is always on topic (product names, features).
+    pub glossary: Vec<String>,
     /// Look for frustration, correction and preference markers in user messages.
     pub markers: bool,
     /// User turns within which repeated pushback makes an incident.
@@ -111,7 +114,8 @@ impl Default for Config {
             tool_failure_streak: 6,
             tool_loop_exempt: Vec::new(),
             tool_loop_thresholds: BTreeMap::new(),
-            drift_warn_threshold: 0.5,
+            drift_warn_threshold: 0.85,
+            glossary: Vec::new(),
             markers: true,
             incident_window_turns: 6,
             incident_min_hits: 2,
@@ -179,6 +183,12 @@ impl Config {
             return Err(Error::range_error(
                 "config.driftWarnThreshold",
                 "must be above 0, or every response would drift",
+            ));
+        }
+        if self.glossary.len() > 256 || self.glossary.iter().any(|g| g.is_empty() || g.len() > 64) {
+            return Err(Error::range_error(
+                "config.glossary",
+                "takes at most 256 terms of 1 to 64 bytes",
             ));
         }
         check_int(

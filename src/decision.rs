@@ -102,6 +102,7 @@ pub enum Verdict {
     },
     /// The response wandered from what was asked.
     ScopeDrift {
+        cause: crate::detect::drift::Cause,
         drift_score: f64,
         drift_tokens: Vec<String>,
         task_tokens: Vec<String>,
@@ -265,6 +266,7 @@ mod tests {
                 reason,
             },
             Verdict::ScopeDrift {
+                cause: crate::detect::drift::Cause::Additions,
                 drift_score: 1.0,
                 drift_tokens: vec!["logging".into()],
                 task_tokens: vec![],

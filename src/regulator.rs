@@ -11,17 +11,19 @@ use crate::decision::{BreakReason, Decision, Verdict, nudge_suggestion, suggesti
 use crate::detect::args::{fingerprint_json, fingerprint_value};
 use crate::detect::confidence::Shape;
 use crate::detect::corrections::{self, MAX_TEXT_CHARS, Record, Source};
+use crate::detect::drift;
 use crate::detect::incidents;
 use crate::detect::markers;
 use crate::detect::preferences::{MAX_PREFERENCE_CHARS, Preference};
-use crate::detect::scope::{drift_score, drift_tokens, task_tokens};
+use crate::detect::scope::task_tokens;
+use crate::detect::tools;
 use crate::detect::tools::Level;
-use crate::detect::{EPS, tools};
 use crate::error::{Error, Result};
 use crate::event::{Args, Event, EventRef, MAX_NAME_BYTES};
 use crate::hash::{combine, hash_bytes};
 use crate::state::{
-    FORMAT, LastResponse, Memory, Response, Session, Snapshot, SnapshotRef, TopicStats, VERSION,
+    CONTEXT_TURNS, FORMAT, LastResponse, Memory, Response, Session, Snapshot, SnapshotRef,
+    TOOL_TEXT_BYTES, TopicStats, VERSION,
 };
 use crate::text::Scratch;
 use crate::text::{KeywordBag, redact_secrets, topic_key, truncate_chars};
@@ -34,8 +36,6 @@ pub struct Regulator {
     id_seed: u64,
     memory: Memory,
     session: Session,
-    /// Drift of the current response, derived from the session (not persisted).
-    drift: Option<f64>,
     scratch: Scratch,
 }
 
@@ -61,7 +61,6 @@ impl Regulator {
             id_seed: 0,
             memory: Memory::default(),
             session: Session::default(),
-            drift: None,
             scratch: Scratch::default(),
         })
     }
@@ -103,7 +102,6 @@ impl Regulator {
     /// (corrections, topic statistics) stays.
     pub fn reset_session(&mut self) {
         self.session = Session::default();
-        self.drift = None;
     }
 
     /// Ingests one owned event.
@@ -164,6 +162,9 @@ impl Regulator {
                 self.on_correction(message, corrects_last, at_ms);
             }
             EventRef::ToolCall { name, call_id, .. } => {
+                // Tool names and results anchor the response; the arguments
+                // mostly repeat the request.
+                push_bounded(&mut self.session.tool_text, name);
                 self.session.tools.record_call(name, args, call_id);
                 self.session.tool_calls_total = self.session.tool_calls_total.saturating_add(1);
             }
@@ -178,6 +179,7 @@ impl Regulator {
             } => {
                 let text = result.or(error).unwrap_or("");
                 let s = &mut self.session;
+                push_bounded(&mut s.tool_text, text);
                 let key = s.tools.record_result(name, ok, duration_ms, text, call_id);
                 if let Some(key) = key.filter(|_| ok) {
                     s.earlier_calls.remember(key, s.turns);
@@ -207,13 +209,22 @@ impl Regulator {
             Some(t) if pushback => t,
             _ => topic,
         };
+        let facts = drift::task_facts(message);
         let s = &mut self.session;
         s.turns = s.turns.saturating_add(1);
-        s.task = task;
+        let previous = std::mem::replace(&mut s.task, task);
+        if !previous.is_empty() {
+            s.context.push_back(previous);
+            while s.context.len() > CONTEXT_TURNS {
+                s.context.pop_front();
+            }
+        }
+        s.facts = facts;
+        s.tool_text.clear();
+        s.drift = None;
         s.response = None;
         s.tools = tools::ToolTurn::default();
         s.tokens = Default::default();
-        self.drift = None;
         let at = at_ms.or(s.last_at_ms).unwrap_or(0);
         if let Some(stats) = self.memory.topic_mut(&topic) {
             stats.turns = stats.turns.saturating_add(1);
@@ -308,8 +319,31 @@ impl Regulator {
 
     fn on_turn_complete(&mut self, response: &str, at_ms: Option<u64>) {
         let keywords = KeywordBag::from_text_with(response, &mut self.scratch);
-        self.drift = drift_score(&self.session.task, &keywords);
         let s = &mut self.session;
+        let tools_bag = KeywordBag::from_text(&s.tool_text);
+        let mut anchors: Vec<&KeywordBag> = vec![&s.task];
+        anchors.extend(s.context.iter());
+        anchors.push(&tools_bag);
+        let glossary: Vec<String> = self
+            .config
+            .glossary
+            .iter()
+            .flat_map(|g| {
+                KeywordBag::from_text(g)
+                    .iter()
+                    .map(|(st, _, _)| st.to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let report = drift::judge(
+            &s.facts,
+            &anchors,
+            &glossary,
+            response,
+            &keywords,
+            self.config.drift_warn_threshold,
+        );
+        s.drift = Some(report);
         s.response = Some(Response {
             keywords,
             shape: Shape::of(response),
@@ -442,12 +476,13 @@ impl Regulator {
                 pattern: f.pattern,
             });
         }
-        if let (Some(score), Some(resp)) = (self.drift, &s.response)
-            && score >= cfg.drift_warn_threshold - EPS
+        if let (Some(report), Some(_)) = (&s.drift, &s.response)
+            && let Some(cause) = report.cause
         {
             concerns.push(Verdict::ScopeDrift {
-                drift_score: score,
-                drift_tokens: drift_tokens(&s.task, &resp.keywords),
+                cause,
+                drift_score: report.score,
+                drift_tokens: report.tokens.clone(),
                 task_tokens: task_tokens(&s.task),
             });
         }
@@ -470,7 +505,7 @@ impl Regulator {
 
     /// Drift score of the current response, when both sides have keywords.
     pub fn drift_score(&self) -> Option<f64> {
-        self.drift
+        self.session.drift.as_ref().map(|d| d.score)
     }
 
     /// The current turn's topic key (empty when it has none).
@@ -583,18 +618,12 @@ impl Regulator {
     }
 
     fn from_valid(snap: Snapshot) -> Self {
-        let drift = snap
-            .session
-            .response
-            .as_ref()
-            .and_then(|r| drift_score(&snap.session.task, &r.keywords));
         Self {
             user_id: snap.user_id,
             config: snap.config,
             id_seed: 0,
             memory: snap.memory,
             session: snap.session,
-            drift,
             scratch: Scratch::default(),
         }
     }
@@ -689,6 +718,20 @@ fn args_fingerprint(args: Args<'_>) -> Result<u64> {
             }
         }),
     }
+}
+
+/// Appends to the per-turn tool text, cutting at the cap on a char boundary.
+fn push_bounded(buf: &mut String, text: &str) {
+    let room = TOOL_TEXT_BYTES.saturating_sub(buf.len() + 1);
+    if room == 0 {
+        return;
+    }
+    let mut cut = text.len().min(room);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    buf.push(' ');
+    buf.push_str(text.get(..cut).unwrap_or(""));
 }
 
 /// What is stored of a user's words: secrets removed, length capped.

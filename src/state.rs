@@ -5,7 +5,7 @@
 //! quality, the current turn), so a Worker can export after one request and
 //! import before the next and regulate as if it had never stopped.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use std::fmt;
 
@@ -16,6 +16,7 @@ use crate::config::Config;
 use crate::detect::budget::Budget;
 use crate::detect::confidence::{MAX_NLL, Shape, TokenStats};
 use crate::detect::corrections::{MAX_KEY_BYTES, Record, Source, Store};
+use crate::detect::drift::{DriftReport, TaskFacts};
 use crate::detect::incidents::Incidents;
 use crate::detect::preferences::Preferences;
 use crate::detect::tools::{DONE_CALLS, EarlierCalls, MAX_TOOL_NAMES, RECENT_CALLS, ToolTurn};
@@ -29,6 +30,10 @@ pub const FORMAT: &str = "reins.state";
 /// The snapshot version this build writes. It reads this one and the
 /// reference design's (noos 0.4.1) `RegulatorState`.
 pub const VERSION: u32 = 1;
+/// Earlier user turns whose keywords anchor a response.
+pub const CONTEXT_TURNS: usize = 3;
+/// Bytes of tool traffic kept per turn for anchoring.
+pub const TOOL_TEXT_BYTES: usize = 8 * 1024;
 /// Topics with statistics kept (the most recently active).
 pub const MAX_TOPICS: usize = 256;
 
@@ -195,6 +200,18 @@ pub struct Session {
     /// Pushback turns and incidents of this session.
     #[serde(default)]
     pub incidents: Incidents,
+    /// What the current request rules out, its language and named tech.
+    #[serde(default)]
+    pub facts: TaskFacts,
+    /// The previous user turns' keywords (newest last), for anchoring.
+    #[serde(default)]
+    pub context: VecDeque<KeywordBag>,
+    /// This turn's tool names, arguments and results, bounded, for anchoring.
+    #[serde(default)]
+    pub tool_text: String,
+    /// The drift verdict on the current response.
+    #[serde(default)]
+    pub drift: Option<DriftReport>,
 }
 
 impl Session {
@@ -248,6 +265,17 @@ impl Session {
         }
         if tools.run_len > tools.calls || (tools.run_len == 0) != tools.recent.is_empty() {
             return bad("tools.runLen", "does not match the recorded calls");
+        }
+        if self.context.len() > CONTEXT_TURNS || self.tool_text.len() > TOOL_TEXT_BYTES {
+            return bad("context", "holds more than the caps");
+        }
+        if self.facts.forbidden.len() > 32 || self.facts.tech.len() > 32 {
+            return bad("facts", "holds more than the caps");
+        }
+        if let Some(d) = &self.drift
+            && (!(0.0..=1.0).contains(&d.score) || d.tokens.len() > 64)
+        {
+            return bad("drift", "is out of range");
         }
         if !self.incidents.is_bounded() {
             return bad("incidents", "holds more than the caps");

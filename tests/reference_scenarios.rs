@@ -171,6 +171,7 @@ fn demo_over_helpful_refactor_is_flagged_as_drift() {
     );
     let d = r.decide();
     let Verdict::ScopeDrift {
+        cause,
         drift_score,
         drift_tokens,
         task_tokens,
@@ -178,6 +179,7 @@ fn demo_over_helpful_refactor_is_flagged_as_drift() {
     else {
         panic!("expected drift, got {d:?}")
     };
+    assert_eq!(*cause, reins::detect::drift::Cause::Additions);
     assert!(*drift_score >= 0.5, "{drift_score}");
     for word in ["counter", "metrics", "logging", "retry", "backoff"] {
         assert!(

@@ -21,9 +21,7 @@ pub struct Case {
     pub history: Vec<String>,
     #[serde(default)]
     pub tools: Vec<ToolUse>,
-    /// Read but not used yet: reins has no glossary option so far.
     #[serde(default)]
-    #[allow(dead_code)]
     pub glossary: Vec<String>,
 }
 
@@ -37,7 +35,11 @@ pub struct ToolUse {
 }
 
 fn reins_drifts(c: &Case) -> bool {
-    let mut r = Regulator::new("eval", Config::default()).expect("valid config");
+    let cfg = Config {
+        glossary: c.glossary.clone(),
+        ..Config::default()
+    };
+    let mut r = Regulator::new("eval", cfg).expect("valid config");
     let mut at = 0;
     for h in &c.history {
         let _ = r.turn_start(h, Some(at));

@@ -5,6 +5,7 @@ pub mod args;
 pub mod budget;
 pub mod confidence;
 pub mod corrections;
+pub mod drift;
 pub mod incidents;
 pub mod markers;
 mod markers_lexicon;

@@ -5,6 +5,7 @@ import type { BreakReason, Concern, Decision, ReinsEvent, Snapshot } from "reins
 
 const r = new Regulator({ userId: "alice", costCapTokens: 2000, tokenCapBasis: "total", costCapUsd: null });
 new Regulator({ userId: "a", toolLoopRule: "consecutiveSameTool", toolLoopExempt: ["think"], toolLoopThresholds: { poll: 10 } });
+new Regulator({ userId: "a", glossary: ["Pulse", "Seat"], markers: false, incidentWindowTurns: 4 });
 r.turnStart("Refactor fetch_user to be async");
 r.turnStart("with a time", 1_732_000_000_000);
 r.token(-0.2);
@@ -30,7 +31,7 @@ function handle(d: Decision): string {
     case "toolNudge":
       return `${d.toolName} ×${d.count} (${d.pattern}): ${d.suggestion}`;
     case "scopeDrift":
-      return d.driftTokens.join(",") + d.driftScore.toFixed(2) + d.taskTokens.length;
+      return d.cause + d.driftTokens.join(",") + d.driftScore.toFixed(2) + d.taskTokens.length;
     case "procedural": {
       const p = d.patterns[0];
       return p ? p.examples.join("\n") + p.topic + p.count + p.confidence : "";
