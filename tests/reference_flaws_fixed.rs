@@ -136,9 +136,7 @@ fn export_is_lossless_where_the_reference_dropped_counts() {
     let back = Regulator::import(&saved).unwrap();
     assert_eq!(back.export(), saved);
     assert_eq!(
-        back.corrections()
-            .filter(|c| c.topic == "async+function")
-            .count(),
+        back.corrections().filter(|c| c.topic == "async").count(),
         10
     );
     assert_eq!(

