@@ -23,6 +23,8 @@ pub struct Case {
     pub tools: Vec<ToolUse>,
     #[serde(default)]
     pub glossary: Vec<String>,
+    #[serde(default)]
+    pub expected_tokens: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -34,7 +36,8 @@ pub struct ToolUse {
     pub result: String,
 }
 
-fn reins_drifts(c: &Case) -> bool {
+/// Whether reins warns, and the words it lists.
+fn reins_drifts(c: &Case) -> (bool, Vec<String>) {
     let cfg = Config {
         glossary: c.glossary.clone(),
         ..Config::default()
@@ -64,16 +67,42 @@ fn reins_drifts(c: &Case) -> bool {
         });
     }
     let _ = r.turn_complete(&c.response, Some(at + 1000));
-    r.decide().has(DecisionKind::ScopeDrift)
+    let d = r.decide();
+    let tokens = d
+        .concerns
+        .iter()
+        .find_map(|v| match v {
+            reins::Verdict::ScopeDrift { drift_tokens, .. } => Some(drift_tokens.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    (d.has(DecisionKind::ScopeDrift), tokens)
 }
 
 pub fn evaluate(cases: &[Case]) -> String {
     let (mut ours, mut base) = (Table::default(), Table::default());
     let (mut ours_lang, mut base_lang) = (Table::default(), Table::default());
     let mut wrong = Vec::new();
+    // (listed words agreeing, listed words, cases with any agreement, cases)
+    let mut agree = (0usize, 0usize, 0usize, 0usize);
     for c in cases {
         let truth = c.label == "drift";
-        let (o, b) = (reins_drifts(c), noos_drifts(&c.task, &c.response));
+        let ((o, tokens), b) = (reins_drifts(c), noos_drifts(&c.task, &c.response));
+        // Token agreement: on warned drift cases, how many of the five words
+        // listed first are among the words the labeller said were added.
+        if o && truth && !c.expected_tokens.is_empty() {
+            let top: Vec<String> = tokens.iter().take(5).map(|t| t.to_lowercase()).collect();
+            agree.0 += top
+                .iter()
+                .filter(|t| c.expected_tokens.iter().any(|e| e.to_lowercase() == **t))
+                .count();
+            agree.1 += top.len();
+            agree.2 += usize::from(
+                top.iter()
+                    .any(|t| c.expected_tokens.iter().any(|e| e.to_lowercase() == *t)),
+            );
+            agree.3 += 1;
+        }
         if o != truth {
             wrong.push(c.id.as_str());
         }
@@ -93,6 +122,16 @@ pub fn evaluate(cases: &[Case]) -> String {
         "as above",
         &ours_lang,
         &base_lang,
+    );
+    out += &format!(
+        "\nDrift words: on {} correctly warned pairs, {} of the {} words listed first were among the labeller's \
+         added words ({:.0}%); {} pairs ({:.0}%) had at least one.\n",
+        agree.3,
+        agree.0,
+        agree.1,
+        100.0 * agree.0 as f64 / agree.1.max(1) as f64,
+        agree.2,
+        100.0 * agree.2 as f64 / agree.3.max(1) as f64
     );
     out += &format!("\nreins got these wrong: {}\n", wrong.join(" "));
     out
