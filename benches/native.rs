@@ -176,12 +176,12 @@ fn main() {
     );
     let mut drift = fresh();
     drift
-        .turn_start("refactor this function to be async", None)
+        .turn_start("How do I center a div horizontally in CSS?", None)
         .unwrap();
     drift.turn_complete(RESPONSE, None).unwrap();
     assert!(!drift.decide().is_continue());
     row(
-        "decide() → scopeDrift (builds token lists)",
+        "decide() → scopeDrift (off topic)",
         measure(100_000, || drop(black_box(drift.decide()))),
         "",
     );

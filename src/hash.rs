@@ -64,6 +64,23 @@ fn read8(b: &[u8]) -> u64 {
         .map_or(0, u64::from_le_bytes)
 }
 
+/// A `Hasher` over `hash_bytes`, for lookup tables built from static data
+/// (no attacker chooses the keys): far cheaper than the default SipHash.
+#[derive(Default, Clone, Copy)]
+pub struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = hash_bytes(self.0, bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub type FastBuild = std::hash::BuildHasherDefault<FastHasher>;
+
 /// The splitmix64 finaliser: every input bit affects every output bit.
 pub fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

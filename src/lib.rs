@@ -31,7 +31,7 @@ pub mod decision;
 pub mod detect;
 pub mod error;
 pub mod event;
-mod hash;
+pub(crate) mod hash;
 pub mod regulator;
 pub mod replay;
 pub mod state;

@@ -209,7 +209,7 @@ impl Regulator {
             Some(t) if pushback => t,
             _ => topic,
         };
-        let facts = drift::task_facts(message);
+        let facts = drift::task_facts(message, &task);
         let s = &mut self.session;
         s.turns = s.turns.saturating_add(1);
         let previous = std::mem::replace(&mut s.task, task);

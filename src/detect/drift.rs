@@ -15,6 +15,11 @@
 //! - **framework**: asked about one member of a family (Python, React,
 //!   Postgres…) and answered with another.
 
+use std::collections::{HashMap, HashSet};
+
+use crate::hash::FastBuild;
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use super::scope::MAX_LISTED;
@@ -455,6 +460,21 @@ const FAMILIES: &[&[&[&str]]] = &[
     &[&["npm"], &["yarn"], &["pnpm"]],
 ];
 
+/// Function word → bit set of the Latin profiles it belongs to, built once:
+/// one lookup per word instead of a scan of every profile.
+fn profile_table() -> &'static HashMap<&'static str, u8, FastBuild> {
+    static TABLE: OnceLock<HashMap<&'static str, u8, FastBuild>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t: HashMap<&'static str, u8, FastBuild> = HashMap::default();
+        for (i, (_, words)) in LATIN_PROFILES.iter().enumerate() {
+            for w in *words {
+                *t.entry(w).or_default() |= 1 << i;
+            }
+        }
+        t
+    })
+}
+
 /// Top function words of the languages written with Latin script.
 const LATIN_PROFILES: &[(&str, &[&str])] = &[
     (
@@ -532,7 +552,17 @@ fn prose(text: &str) -> String {
 
 /// The human language of a text: by script, then by Latin function words.
 pub fn language(text: &str) -> String {
-    let text = prose(text);
+    language_of(&lowercase(&prose(text)))
+}
+
+/// `language` of text already stripped of code and lowercased; looks at the
+/// first 600 characters, plenty to tell a language.
+fn language_of(lower: &str) -> String {
+    let cut = lower
+        .char_indices()
+        .nth(600)
+        .map_or(lower.len(), |(i, _)| i);
+    let text = lower.get(..cut).unwrap_or(lower);
     let (mut han, mut kana, mut hangul, mut cyr, mut latin) = (0, 0, 0, 0, 0);
     for c in text.chars() {
         match c as u32 {
@@ -560,14 +590,24 @@ pub fn language(text: &str) -> String {
     if cyr * 3 >= total {
         return "ru".into();
     }
-    let lower = lowercase(&text);
+    let lower = text;
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
         .collect();
+    let table = profile_table();
+    let mut counts = [0usize; 5];
+    for w in &words {
+        if let Some(mask) = table.get(w) {
+            for (i, c) in counts.iter_mut().enumerate() {
+                *c += usize::from(mask & (1 << i) != 0);
+            }
+        }
+    }
     let mut scores: Vec<(usize, &str)> = LATIN_PROFILES
         .iter()
-        .map(|(lang, p)| (words.iter().filter(|w| p.contains(w)).count(), *lang))
+        .zip(counts)
+        .map(|((lang, _), n)| (n, *lang))
         .collect();
     scores.sort_unstable_by(|a, b| b.cmp(a));
     // Short texts share function words across languages: require a clear lead.
@@ -586,16 +626,14 @@ fn stems_of(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Family members named in a text.
-fn tech(text: &str) -> Vec<String> {
+/// Family members named, given the lowercased text and its keyword bag.
+fn tech_in(lower: &str, bag: &KeywordBag) -> Vec<String> {
     let mut found = Vec::new();
-    let lower = lowercase(text);
-    let bag: Vec<String> = stems_of(&lower);
     for family in FAMILIES {
         for member in *family {
-            let hit = member.iter().any(|m| {
-                bag.iter().any(|s| s == m) || (m.contains(['#', '+']) && lower.contains(m))
-            });
+            let hit = member
+                .iter()
+                .any(|m| bag.contains_stem(m) || (m.contains(['#', '+']) && lower.contains(m)));
             if hit {
                 found.push(member[0].to_string());
             }
@@ -632,7 +670,7 @@ fn has_cue(clause_lower: &str, cues: &[&str]) -> bool {
 }
 
 /// Facts about a request: what it rules out, its language, the tech it names.
-pub fn task_facts(task: &str) -> TaskFacts {
+pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     let lower = lowercase(task);
     let mut forbidden = Vec::new();
     for clause in clauses(&lower) {
@@ -651,14 +689,14 @@ pub fn task_facts(task: &str) -> TaskFacts {
     forbidden.truncate(MAX_FACTS);
     TaskFacts {
         forbidden,
-        lang: language(task),
-        tech: tech(task),
+        lang: language_of(&lower),
+        tech: tech_in(&lower, bag),
         translation: TRANSLATION_CUES.iter().any(|c| lower.contains(c)),
     }
 }
 
 fn weight(stem: &str) -> f64 {
-    if GENERIC.contains(&stem) || FUNCTION_WORDS.contains(&stem) {
+    if low_weight().contains(stem) {
         0.2
     } else if stem.chars().any(is_cjk) {
         // Character bigrams: many straddle two words and carry little.
@@ -668,6 +706,13 @@ fn weight(stem: &str) -> f64 {
     } else {
         1.0
     }
+}
+
+/// Explanation and foreign function words, as a set: `weight` runs for every
+/// word of every answer.
+fn low_weight() -> &'static HashSet<&'static str, FastBuild> {
+    static SET: OnceLock<HashSet<&'static str, FastBuild>> = OnceLock::new();
+    SET.get_or_init(|| GENERIC.iter().chain(FUNCTION_WORDS).copied().collect())
 }
 
 /// Function words of the other supported languages (the English ones are
@@ -808,26 +853,69 @@ const FUNCTION_WORDS: &[&str] = &[
     "уже",
 ];
 
-/// Anchored in the request or its context: exactly, through a synonym
-/// group, or by a shared prefix of five characters (catches derivations the
-/// stemmer leaves apart).
-fn anchored(stem: &str, anchors: &[&KeywordBag], glossary: &[String]) -> bool {
-    if anchors.iter().any(|b| b.contains_stem(stem)) || glossary.iter().any(|g| g == stem) {
-        return true;
+/// What anchors a response, prepared once per judgement: anchored means in
+/// the request or its context exactly, through a synonym group, or by a shared
+/// prefix of five characters (derivations the stemmer leaves apart).
+struct Anchors<'a> {
+    bags: &'a [&'a KeywordBag],
+    glossary: &'a [String],
+    /// Which synonym groups the anchors touch.
+    groups: Vec<bool>,
+    /// Five-character prefixes of anchor stems, sorted.
+    prefixes: Vec<String>,
+}
+
+impl<'a> Anchors<'a> {
+    fn new(bags: &'a [&'a KeywordBag], glossary: &'a [String]) -> Self {
+        let groups = SYNONYMS
+            .iter()
+            .map(|g| g.iter().any(|s| bags.iter().any(|b| b.contains_stem(s))))
+            .collect();
+        let mut prefixes: Vec<String> = bags
+            .iter()
+            .flat_map(|b| b.iter())
+            .filter(|(s, _, _)| s.chars().count() >= 5)
+            .map(|(s, _, _)| s.chars().take(5).collect())
+            .collect();
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        Self {
+            bags,
+            glossary,
+            groups,
+            prefixes,
+        }
     }
-    let group_anchored = SYNONYMS
-        .iter()
-        .filter(|g| g.contains(&stem))
-        .any(|g| g.iter().any(|s| anchors.iter().any(|b| b.contains_stem(s))));
-    if group_anchored {
-        return true;
+
+    fn has(&self, stem: &str) -> bool {
+        if self.bags.iter().any(|b| b.contains_stem(stem))
+            || self.glossary.iter().any(|g| g == stem)
+        {
+            return true;
+        }
+        if SYNONYMS
+            .iter()
+            .zip(&self.groups)
+            .any(|(g, on)| *on && g.contains(&stem))
+        {
+            return true;
+        }
+        match stem.char_indices().nth(5) {
+            Some((cut, _)) => {
+                let prefix = stem.get(..cut).unwrap_or(stem);
+                self.prefixes
+                    .binary_search_by(|p| p.as_str().cmp(prefix))
+                    .is_ok()
+            }
+            None => {
+                stem.chars().count() == 5
+                    && self
+                        .prefixes
+                        .binary_search_by(|p| p.as_str().cmp(stem))
+                        .is_ok()
+            }
+        }
     }
-    let prefix: String = stem.chars().take(5).collect();
-    prefix.chars().count() == 5
-        && anchors.iter().any(|b| {
-            b.iter()
-                .any(|(s, _, _)| s.chars().count() >= 5 && s.starts_with(&prefix))
-        })
 }
 
 /// Judges one response. `anchors` are the bags of the request, earlier user
@@ -841,13 +929,22 @@ pub fn judge(
     off_topic_at: f64,
 ) -> DriftReport {
     let task = anchors.first().copied();
+    let anchor = Anchors::new(anchors, glossary);
     let (mut total, mut loose) = (0.0, 0.0);
     let mut unanchored: Vec<(&str, &str, f64)> = Vec::new();
+    // Weighed and anchored once per stem; everything below reuses it.
+    let (mut resp_content, mut anchored_content) = (0usize, 0usize);
     for (stem, surface, count) in resp_bag.iter() {
-        let w = weight(stem) * f64::from(count.min(3));
+        let base = weight(stem);
+        let w = base * f64::from(count.min(3));
         total += w;
         let forbidden = facts.forbidden.iter().any(|f| f == stem);
-        if forbidden || !anchored(stem, anchors, glossary) {
+        let held = !forbidden && anchor.has(stem);
+        if base >= 0.5 {
+            resp_content += 1;
+            anchored_content += usize::from(held);
+        }
+        if !held {
             loose += w;
             unanchored.push((stem, surface, w));
         }
@@ -871,7 +968,15 @@ pub fn judge(
     // Forbidden terms used outside a negated clause of the answer.
     let lower = lowercase(&prose(response));
     let mut used = Vec::new();
-    for clause in clauses(&lower) {
+    // Only worth a clause-by-clause look when the request ruled something out
+    // and the answer mentions it at all.
+    let mentions = facts.forbidden.iter().any(|f| resp_bag.contains_stem(f));
+    let negatable = if mentions {
+        clauses(&lower)
+    } else {
+        Vec::new()
+    };
+    for clause in negatable {
         if has_cue(clause, NEGATION_CUES) {
             continue;
         }
@@ -890,7 +995,11 @@ pub fn judge(
         return report(Cause::Forbidden, tokens);
     }
     // Another human language, unasked.
-    let lang = language(response);
+    let lang = if facts.translation || facts.lang.is_empty() {
+        String::new()
+    } else {
+        language(response)
+    };
     if !facts.translation
         && !facts.lang.is_empty()
         && !lang.is_empty()
@@ -903,7 +1012,11 @@ pub fn judge(
         );
     }
     // A sibling technology instead of the one asked about.
-    let resp_tech = tech(response);
+    let resp_tech = if facts.tech.is_empty() {
+        Vec::new()
+    } else {
+        tech_in(&lower, resp_bag)
+    };
     if !facts.tech.is_empty()
         && !resp_tech.is_empty()
         && !resp_tech.iter().any(|t| facts.tech.contains(t))
@@ -913,12 +1026,16 @@ pub fn judge(
     }
     // Announced additions carrying new content.
     let mut added = Vec::new();
-    for sentence in lower.split(['.', '!', '?', '\n', '。', '！', '？']) {
+    let announces = has_cue(&lower, ADDITION_CUES);
+    for sentence in lower
+        .split(['.', '!', '?', '\n', '。', '！', '？'])
+        .filter(|_| announces)
+    {
         if !has_cue(sentence, ADDITION_CUES) {
             continue;
         }
         for s in stems_of(sentence) {
-            if weight(&s) > 0.2 && !anchored(&s, anchors, glossary) && !added.contains(&s) {
+            if weight(&s) > 0.2 && !anchor.has(&s) && !added.contains(&s) {
                 added.push(s);
             }
         }
@@ -930,15 +1047,6 @@ pub fn judge(
     // Hardly anything anchored at all: a long answer may touch one request
     // word in passing, a short one none; a question back is never off topic.
     let content = |st: &str| weight(st) >= 0.5;
-    let resp_content = resp_bag.iter().filter(|(st, _, _)| content(st)).count();
-    let anchored_content = resp_bag
-        .iter()
-        .filter(|(st, _, _)| {
-            content(st)
-                && !facts.forbidden.iter().any(|f| f == st)
-                && anchored(st, anchors, glossary)
-        })
-        .count();
     let task_content = task.map_or(0, |t| t.iter().filter(|(st, _, _)| content(st)).count());
     let asks_back = response.trim_end().ends_with(['?', '？']) && response.len() < 400;
     if task_content >= 1
@@ -968,7 +1076,7 @@ mod tests {
     use super::*;
 
     fn run(task: &str, response: &str) -> DriftReport {
-        let facts = task_facts(task);
+        let facts = task_facts(task, &KeywordBag::from_text(task));
         let t = KeywordBag::from_text(task);
         let r = KeywordBag::from_text(response);
         judge(&facts, &[&t], &[], response, &r, 0.85)

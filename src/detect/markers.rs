@@ -10,6 +10,8 @@
 //! once, so a message costs a lookup per word, not a scan per phrase.
 
 use std::collections::HashMap;
+
+use crate::hash::FastBuild;
 use std::sync::OnceLock;
 
 pub use super::markers_lexicon::{LEXICON_VERSION, PACKS, Pack};
@@ -95,11 +97,11 @@ fn key_of(phrase: &str, lang: &str) -> String {
 type Entry = (Kind, &'static str, &'static str);
 
 struct Index {
-    by_key: HashMap<String, Vec<Entry>>,
+    by_key: HashMap<String, Vec<Entry>, FastBuild>,
 }
 
 fn build(packs: &'static [Pack]) -> Index {
-    let mut by_key: HashMap<String, Vec<Entry>> = HashMap::new();
+    let mut by_key: HashMap<String, Vec<Entry>, FastBuild> = HashMap::default();
     for p in packs {
         for (kind, list) in [
             (Kind::Exclude, p.exclude),
