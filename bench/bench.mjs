@@ -400,7 +400,7 @@ async function main() {
     row("decide() → continue", fmtNs(d), "≤ 0.3 µs", d, 300);
 
     const drift = new Regulator({ userId: "bench", ...NO_CAP });
-    drift.turnStart("refactor this function to be async");
+    drift.turnStart("How do I center a div horizontally in CSS?");
     drift.turnComplete(RESPONSE);
     const dk = drift.decide().kind;
     if (dk !== "scopeDrift") throw new Error(`drift: expected scopeDrift, got ${dk}`);
