@@ -507,7 +507,8 @@ pub const EVENT_FIELDS: &[(&str, &[FieldSpec])] = {
     ]
 };
 
-fn describe(v: &Value) -> String {
+/// A short description of a JSON value for error messages.
+pub(crate) fn describe(v: &Value) -> String {
     match v {
         Value::String(s) if s.len() > 40 => "a string".into(),
         Value::Array(_) => "an array".into(),

@@ -30,8 +30,7 @@ pub fn noos_drifts(task: &str, response: &str) -> bool {
     unanchored as f64 / r.len() as f64 >= 0.5
 }
 
-/// spool's frustration phrases (ASCII ones matched case-insensitively,
-/// the others exactly), the reference lexicon for pushback.
+/// spool's frustration phrases, the reference lexicon for pushback.
 pub fn spool_pushback(text: &str) -> bool {
     const PHRASES: [&str; 16] = [
         "错了",
@@ -51,14 +50,7 @@ pub fn spool_pushback(text: &str) -> bool {
         "still not",
         "not fixed",
     ];
-    let lower = text.to_lowercase();
-    PHRASES.iter().any(|p| {
-        if p.is_ascii() {
-            lower.contains(p)
-        } else {
-            text.contains(p)
-        }
-    })
+    spool_contains(text, &PHRASES)
 }
 
 /// spool's self-tag markers for explicit preferences and decisions.
@@ -82,12 +74,17 @@ pub fn spool_preference(text: &str) -> bool {
         "decision:",
         "i prefer",
     ];
+    spool_contains(text, &MARKERS)
+}
+
+/// spool's matching: ASCII phrases case-insensitively, the others exactly.
+fn spool_contains(text: &str, phrases: &[&str]) -> bool {
     let lower = text.to_lowercase();
-    MARKERS.iter().any(|m| {
-        if m.is_ascii() {
-            lower.contains(m)
+    phrases.iter().any(|p| {
+        if p.is_ascii() {
+            lower.contains(p)
         } else {
-            text.contains(m)
+            text.contains(p)
         }
     })
 }

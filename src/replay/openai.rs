@@ -38,7 +38,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
-use crate::event::Event;
+use crate::event::{Event, describe};
 
 /// Milliseconds of synthetic time between consecutive messages.
 pub const MS_PER_MESSAGE: u64 = 1000;
@@ -267,19 +267,6 @@ fn optional_str(obj: &Map<String, Value>, key: &str, here: &str) -> Result<Optio
             format!("{here}.{key}"),
             format!("must be a string, got {}", describe(other)),
         )),
-    }
-}
-
-/// A short description of a JSON value for error messages.
-pub(crate) fn describe(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) if s.len() > 40 => "a string".into(),
-        Value::String(s) => format!("{s:?}"),
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
     }
 }
 

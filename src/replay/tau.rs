@@ -10,8 +10,9 @@
 use serde_json::{Map, Value};
 
 use super::Trace;
-use super::openai::{describe, events_at};
+use super::openai::events_at;
 use crate::error::{Error, Result};
+use crate::event::describe;
 
 /// Parses a tau-bench result file (JSON text) into traces, in file order.
 /// Errors name the field, e.g. `records[12].traj[3].role`.
