@@ -33,6 +33,9 @@ use crate::text::{KeywordBag, redact_secrets, topic_key, truncate_chars};
 pub struct Regulator {
     user_id: String,
     config: Config,
+    /// The glossary's stems, derived from `config` whenever it is set (not
+    /// per turn: up to 256 terms to tokenise).
+    glossary: Vec<String>,
     id_seed: u64,
     memory: Memory,
     session: Session,
@@ -49,6 +52,20 @@ fn check_user_id(user_id: &str) -> Result<()> {
     Ok(())
 }
 
+/// The stems of the app-supplied glossary terms, as the drift anchor wants them.
+fn glossary_stems(config: &Config) -> Vec<String> {
+    config
+        .glossary
+        .iter()
+        .flat_map(|g| {
+            KeywordBag::from_text(g)
+                .iter()
+                .map(|(st, _, _)| st.to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 impl Regulator {
     /// A fresh regulator for `user_id`.
     pub fn new(user_id: impl Into<String>, config: Config) -> Result<Self> {
@@ -57,6 +74,7 @@ impl Regulator {
         config.validate()?;
         Ok(Self {
             user_id,
+            glossary: glossary_stems(&config),
             config,
             id_seed: 0,
             memory: Memory::default(),
@@ -94,6 +112,7 @@ impl Regulator {
         while window.len() > config.logprob_window as usize {
             window.pop_front();
         }
+        self.glossary = glossary_stems(&config);
         self.config = config;
         Ok(())
     }
@@ -324,21 +343,10 @@ impl Regulator {
         let mut anchors: Vec<&KeywordBag> = vec![&s.task];
         anchors.extend(s.context.iter());
         anchors.push(&tools_bag);
-        let glossary: Vec<String> = self
-            .config
-            .glossary
-            .iter()
-            .flat_map(|g| {
-                KeywordBag::from_text(g)
-                    .iter()
-                    .map(|(st, _, _)| st.to_string())
-                    .collect::<Vec<_>>()
-            })
-            .collect();
         let report = drift::judge(
             &s.facts,
             &anchors,
-            &glossary,
+            &self.glossary,
             response,
             &keywords,
             self.config.drift_warn_threshold,
@@ -620,6 +628,7 @@ impl Regulator {
     fn from_valid(snap: Snapshot) -> Self {
         Self {
             user_id: snap.user_id,
+            glossary: glossary_stems(&snap.config),
             config: snap.config,
             id_seed: 0,
             memory: snap.memory,
