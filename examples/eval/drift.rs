@@ -36,7 +36,8 @@ pub struct ToolUse {
     pub result: String,
 }
 
-/// Whether reins warns, and the words it lists.
+/// Whether reins warns, and the words it lists; with `REINS_EVAL_VERBOSE` set,
+/// prints each wrongly judged case with the score and cause.
 fn reins_drifts(c: &Case) -> (bool, Vec<String>) {
     let cfg = Config {
         glossary: c.glossary.clone(),
@@ -76,10 +77,29 @@ fn reins_drifts(c: &Case) -> (bool, Vec<String>) {
             _ => None,
         })
         .unwrap_or_default();
-    (d.has(DecisionKind::ScopeDrift), tokens)
+    let warned = d.has(DecisionKind::ScopeDrift);
+    if std::env::var_os("REINS_EVAL_VERBOSE").is_some() && warned != (c.label == "drift") {
+        let cause = d.concerns.iter().find_map(|v| match v {
+            reins::Verdict::ScopeDrift { cause, .. } => Some(format!("{cause:?}")),
+            _ => None,
+        });
+        eprintln!(
+            "--- {} [{} {}] score {:.2} cause {:?} tokens {:?} expected {:?}\nTASK: {}\nRESP: {}\n",
+            c.id,
+            c.category,
+            c.label,
+            r.drift_score().unwrap_or(f64::NAN),
+            cause,
+            tokens,
+            c.expected_tokens,
+            c.task,
+            c.response.chars().take(700).collect::<String>()
+        );
+    }
+    (warned, tokens)
 }
 
-pub fn evaluate(cases: &[Case]) -> String {
+pub fn evaluate(title: &str, cases: &[Case]) -> String {
     let (mut ours, mut base) = (Table::default(), Table::default());
     let (mut ours_lang, mut base_lang) = (Table::default(), Table::default());
     let mut wrong = Vec::new();
@@ -112,13 +132,13 @@ pub fn evaluate(cases: &[Case]) -> String {
         base_lang.add(&c.lang, truth, b);
     }
     let mut out = report(
-        &format!("Scope drift ({} pairs)", cases.len()),
+        &format!("{title} ({} pairs)", cases.len()),
         "a drift warning on a pair labelled drift",
         &ours,
         &base,
     );
     out += &report(
-        "Scope drift by language",
+        &format!("{title}, by language"),
         "as above",
         &ours_lang,
         &base_lang,

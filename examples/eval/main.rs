@@ -35,7 +35,12 @@ fn main() {
     for (name, section) in [
         (
             "drift.jsonl",
-            load::<drift::Case>("drift.jsonl").map(|c| drift::evaluate(&c)),
+            load::<drift::Case>("drift.jsonl").map(|c| drift::evaluate("Scope drift", &c)),
+        ),
+        (
+            "drift-holdout.jsonl",
+            load::<drift::Case>("drift-holdout.jsonl")
+                .map(|c| drift::evaluate("Scope drift, held-out set", &c)),
         ),
         (
             "tools.jsonl",

@@ -4,6 +4,7 @@
 mod keywords;
 mod redact;
 pub mod stem_en;
+pub mod stem_light;
 mod stopwords;
 mod table;
 mod tokenize;

@@ -1,0 +1,176 @@
+//! Additions the answer announces: "I also added…", "While I was there…",
+//! "Además, he…", "我还…", or an offer of something else to buy. A weak
+//! connective ("außerdem", "also") counts only beside a first-person action,
+//! so explanations that say "moreover" are not additions.
+
+use super::cues::{ADDITION_STRONG, ADDITION_WEAK, FIRST_PERSON, UPSELL};
+use super::scan::{Hits, Scanned};
+use crate::text::KeywordBag;
+
+/// Stems of announcing sentences that `new` (stem, surface) accepts (content the request
+/// never mentioned), in order of appearance.
+pub fn added(
+    s: &Scanned,
+    hits: &Hits,
+    new: &dyn Fn(&str, &str) -> bool,
+    asks_back: bool,
+) -> Vec<String> {
+    let strong = hits.get(&ADDITION_STRONG);
+    let weak = hits.get(&ADDITION_WEAK);
+    let upsell = hits.get(&UPSELL);
+    if strong.is_empty() && weak.is_empty() && upsell.is_empty() {
+        return Vec::new();
+    }
+    let first_person = hits.get(&FIRST_PERSON);
+    let sentence_of = |i: usize| s.words.get(i).map(|w| w.sentence);
+    let mut sentences: Vec<u32> = strong
+        .iter()
+        .chain(upsell)
+        .filter_map(|h| sentence_of(h.first))
+        .collect();
+    // A question back that says "I also need…" is not adding work.
+    for h in weak.iter().filter(|_| !asks_back) {
+        let sentence = sentence_of(h.first);
+        if first_person
+            .iter()
+            .any(|p| sentence_of(p.first) == sentence)
+        {
+            sentences.extend(sentence);
+        }
+    }
+    sentences.sort_unstable();
+    sentences.dedup();
+    let mut out: Vec<String> = Vec::new();
+    for sentence in sentences {
+        let range = s.sentence_range(sentence);
+        let text = s.span(range.start, range.end);
+        for (st, surface, _) in KeywordBag::from_text(text).iter() {
+            if new(st, surface) && !out.iter().any(|o| o == st) {
+                out.push(st.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Cross-cutting concerns an answer often adds unasked, as identifier parts:
+/// each group is one concern (logging, caching, retries…).
+const CONCERNS: &[&[&str]] = &[
+    &["log", "logger", "logging", "loglevel", "getlogger"],
+    &["cache", "cached", "caching", "lru", "ttl", "memoize"],
+    &["retry", "retries", "backoff", "tenacity"],
+    &["timeout", "timeouts", "abortcontroller", "deadline"],
+    &[
+        "metrics",
+        "metric",
+        "prometheus",
+        "statsd",
+        "telemetry",
+        "counter",
+    ],
+    &["tracing", "tracer", "opentelemetry", "sentry", "datadog"],
+    &["ratelimit", "ratelimiter", "limiter", "throttle"],
+    &["jwt", "helmet", "csrf"],
+    &["healthcheck"],
+    &["argparse", "argv", "clap", "commander", "yargs"],
+    &["dataclass", "dataclasses", "pydantic"],
+    &["config", "tomllib", "configparser", "dotenv"],
+];
+
+/// The concern group of an identifier part, by binary search in a table
+/// built once (a linear scan per part was a third of the judgement).
+fn concern_of(part: &str) -> Option<usize> {
+    type Table = (Vec<(&'static str, usize)>, [bool; 128]);
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let (table, first) = TABLE.get_or_init(|| {
+        let mut t: Vec<(&'static str, usize)> = CONCERNS
+            .iter()
+            .enumerate()
+            .flat_map(|(g, words)| words.iter().map(move |w| (*w, g)))
+            .collect();
+        t.sort_unstable();
+        // Most parts start with a letter no concern word starts with.
+        let mut first = [false; 128];
+        for (w, _) in &t {
+            if let Some(slot) = w.bytes().next().and_then(|b| first.get_mut(usize::from(b))) {
+                *slot = true;
+            }
+        }
+        (t, first)
+    });
+    let starts = part.bytes().next().and_then(|b| first.get(usize::from(b)));
+    if starts != Some(&true) {
+        return None;
+    }
+    table
+        .binary_search_by(|(w, _)| (*w).cmp(part))
+        .ok()
+        .and_then(|i| table.get(i))
+        .map(|(_, g)| *g)
+}
+
+/// Splits an identifier into lowercase parts: `cache_ttl`, `getLogger`,
+/// `logger.debug` → cache, ttl / get, logger / logger, debug.
+fn parts(ident: &str, mut f: impl FnMut(&str)) {
+    let mut part = String::new();
+    let mut prev_lower = false;
+    for c in ident.chars() {
+        let boundary = !c.is_alphanumeric() || (c.is_uppercase() && prev_lower);
+        if boundary && !part.is_empty() {
+            f(&part);
+            part.clear();
+        }
+        if c.is_alphanumeric() {
+            part.extend(c.to_lowercase());
+        }
+        prev_lower = c.is_lowercase();
+    }
+    if !part.is_empty() {
+        f(&part);
+    }
+}
+
+/// Concerns the answer's code takes on that the request (or its context,
+/// through `anchored`) never mentioned: the identifier parts that show them.
+/// One passing `timeout=` or `npm cache clean` is not a new subsystem.
+pub fn concerns(code: &str, anchored: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut seen = [0u8; CONCERNS.len()];
+    let mut words: Vec<String> = Vec::new();
+    for ident in code.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        parts(ident, |p| {
+            if let Some(g) = concern_of(p) {
+                if let Some(n) = seen.get_mut(g) {
+                    *n = n.saturating_add(1);
+                }
+                if words.len() < 8 && !words.iter().any(|w| w == ident) {
+                    words.push(ident.to_string());
+                }
+            }
+        });
+    }
+    let new_groups: Vec<usize> = CONCERNS
+        .iter()
+        .enumerate()
+        .filter(|(i, g)| seen.get(*i).is_some_and(|n| *n > 0) && !g.iter().any(|w| anchored(w)))
+        .map(|(i, _)| i)
+        .collect();
+    let counts: Vec<u32> = new_groups
+        .iter()
+        .filter_map(|i| seen.get(*i))
+        .map(|n| u32::from(*n))
+        .collect();
+    // One concern seen twice (a subsystem), or three sightings in all.
+    if counts.iter().all(|&n| n < 2) && counts.iter().sum::<u32>() < 3 {
+        return Vec::new();
+    }
+    words.retain(|w| {
+        let mut keep = false;
+        parts(w, |p| {
+            keep |= new_groups
+                .iter()
+                .any(|&g| CONCERNS.get(g).is_some_and(|c| c.contains(&p)));
+        });
+        keep
+    });
+    words
+}

@@ -1,0 +1,93 @@
+//! Which human language a text is written in: by script, then by the
+//! function words of the languages written in Latin script.
+
+use super::scan::Scanned;
+use super::words::{LATIN_PROFILES, profile_table};
+use crate::text::is_cjk;
+
+/// The human language of a text.
+pub fn language(text: &str) -> String {
+    language_of_scanned(&Scanned::new(text))
+}
+
+/// The language of a scanned text, from its prose words (code is in no
+/// human language), the first 600 characters' worth: plenty to tell.
+pub fn language_of_scanned(s: &Scanned) -> String {
+    let (mut counts, mut chars) = (Counts::default(), 0usize);
+    for w in s.words.iter().filter(|w| !w.code) {
+        if chars >= 600 {
+            break;
+        }
+        let t = s.text.get(w.start as usize..w.end as usize).unwrap_or("");
+        chars += t.len();
+        counts.add_word(t);
+    }
+    counts.verdict()
+}
+
+/// Letters per script, and function-word hits per Latin-script language.
+#[derive(Default)]
+struct Counts {
+    han: usize,
+    kana: usize,
+    hangul: usize,
+    cyr: usize,
+    latin: usize,
+    profiles: [usize; 5],
+}
+
+impl Counts {
+    fn add_word(&mut self, word: &str) {
+        for c in word.chars() {
+            match c as u32 {
+                0x3040..=0x30FF => self.kana += 1,
+                0xAC00..=0xD7AF => self.hangul += 1,
+                0x0400..=0x04FF => self.cyr += 1,
+                _ if c.is_ascii_alphabetic() || ('\u{C0}'..='\u{24F}').contains(&c) => {
+                    self.latin += 1;
+                }
+                _ if is_cjk(c) => self.han += 1,
+                _ => {}
+            }
+        }
+        if let Some(mask) = profile_table().get(word) {
+            for (i, c) in self.profiles.iter_mut().enumerate() {
+                *c += usize::from(mask & (1 << i) != 0);
+            }
+        }
+    }
+
+    fn verdict(&self) -> String {
+        let total = self.han + self.kana + self.hangul + self.cyr + self.latin;
+        if total == 0 {
+            return String::new();
+        }
+        if self.kana * 10 >= total {
+            return "ja".into();
+        }
+        if (self.han + self.kana) * 3 >= total {
+            return "zh".into();
+        }
+        if self.hangul * 3 >= total {
+            return "ko".into();
+        }
+        if self.cyr * 3 >= total {
+            return "ru".into();
+        }
+        let mut scores: Vec<(usize, &str)> = LATIN_PROFILES
+            .iter()
+            .zip(self.profiles)
+            .map(|((lang, _), n)| (n, *lang))
+            .collect();
+        scores.sort_unstable_by(|a, b| b.cmp(a));
+        // Short texts share function words across languages: require a clear lead.
+        match (scores.first(), scores.get(1)) {
+            (Some(&(best, lang)), Some(&(second, _)))
+                if (best >= 3 && best >= second + 2) || (best == 2 && second == 0) =>
+            {
+                lang.to_string()
+            }
+            _ => String::new(),
+        }
+    }
+}

@@ -1,0 +1,683 @@
+//! Scope drift, beyond keyword overlap. A long on-topic answer uses many
+//! words the user never typed, so "share of new words" alone cries wolf on
+//! most real turns. This detector warns only on evidence a reviewer would
+//! accept:
+//!
+//! - **off topic**: almost none of the answer's weighted content is anchored
+//!   in the request, earlier user turns, this turn's tool output or the app's
+//!   glossary (generic explanation words weigh little);
+//! - **forbidden**: the user said "don't add logging" / "keep X unchanged" and
+//!   the answer does it (the reference counted such words as anchored);
+//! - **additions**: a sentence that announces an addition ("I also added…",
+//!   "另外…", "además…") carries content the request never mentioned;
+//! - **language**: answered in another human language than asked, when no
+//!   translation was requested;
+//! - **framework**: asked about one member of a family (Python, React,
+//!   Postgres…) and answered with another.
+
+mod additions;
+mod cues;
+mod lang;
+mod negation;
+mod scan;
+mod words;
+
+use serde::{Deserialize, Serialize};
+
+use super::scope::MAX_LISTED;
+use crate::text::stem_light::{self, Lang};
+use crate::text::{KeywordBag, is_cjk};
+use cues::{TARGET_CUES, TARGETS, TRANSLATION};
+pub use lang::language;
+use lang::language_of_scanned;
+pub use negation::Limits;
+use scan::{Hits, Scanned};
+use std::sync::OnceLock;
+use words::{FAMILIES, FENCE_TAGS, SYNONYMS, low_weight};
+
+/// What made the answer drift.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Cause {
+    OffTopic,
+    Forbidden,
+    Additions,
+    Language,
+    Framework,
+}
+
+/// Facts about the request, computed once at turn start.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TaskFacts {
+    /// Stems the user asked to leave out.
+    pub forbidden: Vec<String>,
+    /// Stems the user asked to keep unchanged.
+    #[serde(default)]
+    pub protected: Vec<String>,
+    /// Limits on the answer's form (no explanation, one sentence…).
+    #[serde(default)]
+    pub limits: Limits,
+    /// The language the answer should be in ("" when any will do).
+    pub lang: String,
+    /// Family members named (lowercase canonical names).
+    pub tech: Vec<String>,
+    /// The user asked for a translation or another language.
+    pub translation: bool,
+}
+
+/// The verdict on one response.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DriftReport {
+    /// Weighted share of the answer's content not anchored anywhere, 0–1.
+    pub score: f64,
+    pub cause: Option<Cause>,
+    /// The words a person would point at, most telling first.
+    pub tokens: Vec<String>,
+}
+
+const MAX_FACTS: usize = 32;
+
+/// Family members named, given the scanned text and its keyword bag.
+fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
+    let mut found = Vec::new();
+    for family in FAMILIES {
+        for member in *family {
+            // `=name`: a surface form the stemmer would blur ("plotly" → "plot").
+            let hit = member.iter().any(|m| match m.strip_prefix('=') {
+                Some(surface) => bag.iter().any(|(_, f, _)| f == surface),
+                None => bag.contains_stem(m) || (m.contains(['#', '+']) && s.text.contains(m)),
+            });
+            if hit {
+                found.push(member[0].trim_start_matches('=').to_string());
+            }
+        }
+    }
+    // Code fences name their language: "```go".
+    for (i, _) in s.text.match_indices("```").take(32) {
+        let tag: String = s
+            .text
+            .get(i + 3..)
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        let named = FENCE_TAGS.iter().find(|(t, _)| *t == tag);
+        if let Some((_, member)) = named.filter(|(_, m)| !found.iter().any(|f| f == m)) {
+            found.push((*member).to_string());
+        }
+    }
+    found
+}
+
+/// Facts about a request: what it rules out, the language the answer should
+/// be in, the tech it names.
+pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
+    let s = Scanned::new(task);
+    let hits = Hits::new(&s);
+    let rules = negation::rules(&s, &hits);
+    let target = hits
+        .get(&TARGET_CUES)
+        .first()
+        .and_then(|h| TARGETS.get(h.cue))
+        .map(|(_, lang)| (*lang).to_string());
+    let translation = hits.any(&TRANSLATION);
+    let lang = match target {
+        Some(t) => t,
+        // A translation into an unnamed language: any answer language is fine.
+        None if translation => String::new(),
+        None => language_of_scanned(&s),
+    };
+    let mut forbidden = rules.forbidden;
+    forbidden.truncate(MAX_FACTS);
+    let mut protected = rules.protected;
+    protected.truncate(MAX_FACTS);
+    TaskFacts {
+        forbidden,
+        protected,
+        limits: rules.limits,
+        lang,
+        tech: tech_in(&s, bag),
+        translation,
+    }
+}
+
+fn weight(stem: &str) -> f64 {
+    if low_weight().contains(stem) {
+        0.2
+    } else if stem.chars().any(is_cjk) {
+        // Character bigrams: many straddle two words and carry little.
+        0.4
+    } else if stem.chars().count() <= 3 {
+        0.5
+    } else {
+        1.0
+    }
+}
+
+/// The synonym groups a stem belongs to, through a table built once.
+fn synonym_groups(stem: &str) -> &'static [u8] {
+    static TABLE: OnceLock<Vec<(&'static str, Vec<u8>)>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t: Vec<(&'static str, Vec<u8>)> = Vec::new();
+        for (g, members) in SYNONYMS.iter().enumerate() {
+            for m in *members {
+                match t.iter_mut().find(|(s, _)| s == m) {
+                    Some((_, gs)) => gs.push(g as u8),
+                    None => t.push((m, vec![g as u8])),
+                }
+            }
+        }
+        t.sort_unstable();
+        t
+    });
+    table
+        .binary_search_by(|(s, _)| (*s).cmp(stem))
+        .ok()
+        .and_then(|i| table.get(i))
+        .map_or(&[], |(_, gs)| gs.as_slice())
+}
+
+/// What anchors a response, prepared once per judgement: anchored means in
+/// the request or its context exactly, through a synonym group, or by a shared
+/// prefix of five characters (derivations the stemmer leaves apart).
+struct Anchors<'a> {
+    bags: &'a [&'a KeywordBag],
+    glossary: &'a [String],
+    /// Which synonym groups the anchors touch.
+    groups: Vec<bool>,
+    /// Five-character prefixes of anchor stems, sorted.
+    prefixes: Vec<String>,
+    /// For an answer in a language with a light stemmer: that stemmer's
+    /// stems of the anchors' words, sorted (the bags stem for English).
+    light: Option<(Lang, Vec<String>)>,
+}
+
+impl<'a> Anchors<'a> {
+    fn new(bags: &'a [&'a KeywordBag], glossary: &'a [String], lang: Option<Lang>) -> Self {
+        // Activated from the anchors' side: a request has a dozen stems,
+        // the synonym table hundreds.
+        let mut groups = vec![false; SYNONYMS.len()];
+        let mut activate = |stem: &str| {
+            for &g in synonym_groups(stem) {
+                if let Some(on) = groups.get_mut(usize::from(g)) {
+                    *on = true;
+                }
+            }
+        };
+        for (stem, _, _) in bags.iter().flat_map(|b| b.iter()) {
+            activate(stem);
+        }
+        let mut prefixes: Vec<String> = bags
+            .iter()
+            .flat_map(|b| b.iter())
+            .filter(|(s, _, _)| s.chars().count() >= 5)
+            .map(|(s, _, _)| s.chars().take(5).collect())
+            .collect();
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        let light = lang.map(|l| {
+            let mut stems: Vec<String> = bags
+                .iter()
+                .flat_map(|b| b.iter())
+                .map(|(_, surface, _)| light_stem(l, surface))
+                .collect();
+            stems.sort_unstable();
+            stems.dedup();
+            (l, stems)
+        });
+        if let Some((_, stems)) = &light {
+            for stem in stems {
+                activate(stem);
+            }
+        }
+        Self {
+            bags,
+            glossary,
+            groups,
+            prefixes,
+            light,
+        }
+    }
+
+    fn in_active_group(&self, stem: &str) -> bool {
+        synonym_groups(stem)
+            .iter()
+            .any(|&g| self.groups.get(usize::from(g)).copied().unwrap_or(false))
+    }
+
+    /// `has`, or the same word by the answer language's light stemmer.
+    fn has_word(&self, stem: &str, surface: &str) -> bool {
+        if self.has(stem) {
+            return true;
+        }
+        let Some((l, stems)) = &self.light else {
+            return false;
+        };
+        let light = light_stem(*l, surface);
+        stems.binary_search(&light).is_ok() || self.in_active_group(&light)
+    }
+
+    fn has(&self, stem: &str) -> bool {
+        if self.bags.iter().any(|b| b.contains_stem(stem))
+            || self.glossary.iter().any(|g| g == stem)
+        {
+            return true;
+        }
+        if self.in_active_group(stem) {
+            return true;
+        }
+        match stem.char_indices().nth(5) {
+            Some((cut, _)) => {
+                let prefix = stem.get(..cut).unwrap_or(stem);
+                self.prefixes
+                    .binary_search_by(|p| p.as_str().cmp(prefix))
+                    .is_ok()
+            }
+            None => {
+                stem.chars().count() == 5
+                    && self
+                        .prefixes
+                        .binary_search_by(|p| p.as_str().cmp(stem))
+                        .is_ok()
+            }
+        }
+    }
+}
+
+/// Judges one response. `anchors` are the bags of the request, earlier user
+/// turns and this turn's tool traffic; `glossary` holds stems.
+pub fn judge(
+    facts: &TaskFacts,
+    anchors: &[&KeywordBag],
+    glossary: &[String],
+    response: &str,
+    resp_bag: &KeywordBag,
+    off_topic_at: f64,
+) -> DriftReport {
+    let task = anchors.first().copied();
+    let scanned = Scanned::new(response);
+    let hits = Hits::new(&scanned);
+    let resp_lang = language_of_scanned(&scanned);
+    // The answer's language, or the request's when the answer is too short to tell.
+    let light_lang = Lang::from_code(&resp_lang).or_else(|| Lang::from_code(&facts.lang));
+    let anchor = Anchors::new(anchors, glossary, light_lang);
+    let (mut total, mut loose) = (0.0, 0.0);
+    let mut unanchored: Vec<(&str, &str, f64)> = Vec::new();
+    // Weighed and anchored once per stem; everything below reuses it.
+    let (mut resp_content, mut anchored_content) = (0usize, 0usize);
+    for (stem, surface, count) in resp_bag.iter() {
+        let base = weight(stem);
+        let w = base * f64::from(count.min(3));
+        total += w;
+        let forbidden = facts.forbidden.iter().any(|f| f == stem);
+        let held = !forbidden && anchor.has_word(stem, surface);
+        if base >= 0.5 {
+            resp_content += 1;
+            anchored_content += usize::from(held);
+        }
+        if !held {
+            loose += w;
+            unanchored.push((stem, surface, w));
+        }
+    }
+    let score = if total > 0.0 { loose / total } else { 0.0 };
+    unanchored.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let listed = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
+        unanchored
+            .iter()
+            .filter(|(s, _, _)| pick(s))
+            .take(MAX_LISTED)
+            .map(|(_, f, _)| f.to_string())
+            .collect()
+    };
+    let report = |cause, tokens| DriftReport {
+        score,
+        cause: Some(cause),
+        tokens,
+    };
+
+    // What the user ruled out, done anyway.
+    let rules = negation::Rules {
+        forbidden: facts.forbidden.clone(),
+        protected: facts.protected.clone(),
+        limits: facts.limits,
+    };
+    if rules != negation::Rules::default() {
+        let new_content: Vec<String> = unanchored
+            .iter()
+            .filter(|(s, _, _)| weight(s) >= 1.0)
+            .map(|(_, f, _)| f.to_string())
+            .collect();
+        if let Some(tokens) = negation::violation(&rules, &scanned, &hits, resp_bag, &new_content) {
+            return report(Cause::Forbidden, tokens);
+        }
+    }
+    // Another human language than the one asked (or asked for).
+    if !facts.lang.is_empty() && resp_bag.len() >= 4 {
+        let lang = &resp_lang;
+        if !lang.is_empty() && *lang != facts.lang {
+            return report(
+                Cause::Language,
+                vec![format!("answered in {lang}, asked in {}", facts.lang)],
+            );
+        }
+    }
+    // A sibling technology instead of the one asked about.
+    let resp_tech = if facts.tech.is_empty() {
+        Vec::new()
+    } else {
+        tech_in(&scanned, resp_bag)
+    };
+    if let Some(siblings) = sibling_tech(&facts.tech, &resp_tech) {
+        return report(Cause::Framework, siblings);
+    }
+    // Announced additions carrying new content.
+    let asks_back = response.len() < 400 && response.contains(['?', '？']);
+    let added = additions::added(
+        &scanned,
+        &hits,
+        &|st, surface| weight(st) > 0.2 && !anchor.has_word(st, surface),
+        asks_back,
+    );
+    if added.len() >= 2 {
+        let tokens = listed(&|s| added.iter().any(|a| a == s));
+        return report(Cause::Additions, tokens);
+    }
+    // Concerns taken on silently in code (logging, caching, retries…).
+    if response.contains("```") {
+        let code: String = response.split("```").skip(1).step_by(2).collect();
+        let concerns = additions::concerns(&code, &|w| {
+            anchor.has(w) || stems_of_word(w).is_some_and(|st| anchor.has(&st))
+        });
+        if !concerns.is_empty() {
+            return report(Cause::Additions, concerns);
+        }
+    }
+    // Hardly anything anchored at all: a long answer may touch one request
+    // word in passing, a short one none; a question back is never off topic,
+    // nor an answer that covers most of what the request named.
+    let content = |st: &str| weight(st) >= 0.5;
+    let (task_content, covered) = task.map_or((0, 0), |t| {
+        t.iter()
+            .filter(|(st, _, _)| content(st))
+            .fold((0, 0), |(n, c), (st, _, _)| {
+                (n + 1, c + usize::from(resp_bag.contains_stem(st)))
+            })
+    });
+    if task_content >= 1
+        && resp_content >= 2
+        && !short_reply(&scanned)
+        && anchored_content <= resp_content / 20
+        && covered * 2 < task_content
+        && score >= off_topic_at
+        && !asks_back
+    {
+        return report(Cause::OffTopic, listed(&|_| true));
+    }
+    DriftReport {
+        score,
+        cause: None,
+        tokens: Vec::new(),
+    }
+}
+
+fn light_stem(lang: Lang, word: &str) -> String {
+    let mut out = String::new();
+    stem_light::stem_into(lang, word, &mut out);
+    out
+}
+
+/// The keyword stem of one word, if it is a keyword at all.
+fn stems_of_word(word: &str) -> Option<String> {
+    KeywordBag::from_text(word)
+        .iter()
+        .next()
+        .map(|(s, _, _)| s.to_string())
+}
+
+/// A reply to a yes/no or what-time question: it starts with yes or no, or
+/// is a short line carrying a number or code. Such replies need no words of
+/// the question ("Has it shipped?" → "Yes, it left this morning.").
+fn short_reply(s: &Scanned) -> bool {
+    const YES_NO: &[&str] = &[
+        "yes", "no", "yeah", "yep", "nope", "sí", "ja", "nein", "oui", "non", "sim", "não", "да",
+        "нет",
+    ];
+    const CJK_YES_NO: &[&str] = &["是的", "对", "不是", "没有", "有的", "はい", "いいえ"];
+    let after_first = s
+        .words
+        .first()
+        .and_then(|w| s.text.get(w.end as usize..))
+        .unwrap_or("");
+    let yes_no = (YES_NO.contains(&s.word(0)) && after_first.starts_with([',', '.', '!', ' ']))
+        && after_first.trim_start().len() < after_first.len() + 1
+        || CJK_YES_NO.iter().any(|y| s.text.starts_with(y));
+    let number_first = s.text.chars().count() < 120
+        && (0..3).any(|i| s.word(i).starts_with(|c: char| c.is_ascii_digit()));
+    yes_no || number_first || s.units(|w| !w.code) < 3.0
+}
+
+/// The members of a family the answer names, when the request named other
+/// members of that family and the answer none of them ("Node" in a Docker
+/// question does not excuse answering with kubectl).
+fn sibling_tech(asked: &[String], answered: &[String]) -> Option<Vec<String>> {
+    FAMILIES.iter().find_map(|f| {
+        let of = |xs: &[String]| -> Vec<String> {
+            xs.iter()
+                .filter(|x| f.iter().any(|m| m[0].trim_start_matches('=') == x.as_str()))
+                .cloned()
+                .collect()
+        };
+        let (a, b) = (of(asked), of(answered));
+        (!a.is_empty() && !b.is_empty() && !b.iter().any(|t| a.contains(t))).then_some(b)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(task: &str, response: &str) -> DriftReport {
+        let facts = task_facts(task, &KeywordBag::from_text(task));
+        let t = KeywordBag::from_text(task);
+        let r = KeywordBag::from_text(response);
+        judge(&facts, &[&t], &[], response, &r, 0.85)
+    }
+
+    #[test]
+    fn verbose_on_topic_and_paraphrase_stay_quiet() {
+        let r = run(
+            "Why does my tokio program panic with \"Cannot start a runtime from within a runtime\"?",
+            "That panic means some code called block_on while already inside a tokio runtime. The usual culprit is a \
+             synchronous helper that builds its own runtime; make the helper async and await it, or move the work to \
+             spawn_blocking so the runtime is not nested.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+        assert_eq!(
+            run(
+                "Make this function async.",
+                "Converted it to non-blocking code: callers now await it."
+            )
+            .cause,
+            None
+        );
+        assert_eq!(
+            run(
+                "Fix the bug.",
+                "Which bug do you mean? Could you paste the error message?"
+            )
+            .cause,
+            None
+        );
+        assert_eq!(run("Rename tmp to buffer.", "Done.").cause, None);
+    }
+
+    #[test]
+    fn each_cause_fires_on_its_case() {
+        assert_eq!(
+            run("How do I center a div horizontally?", "To make the navbar stick to the top while scrolling, give the header position sticky and a z-index.").cause,
+            Some(Cause::OffTopic)
+        );
+        assert_eq!(
+            run(
+                "Refactor fetch_user to be async. Don't add logging.",
+                "Here it is, async now, with logging on each call."
+            )
+            .cause,
+            Some(Cause::Forbidden)
+        );
+        assert_eq!(
+            run("Refactor fetch_user to be async.", "Here is fetch_user, async now. I also added a retry loop with exponential backoff and tracing spans.").cause,
+            Some(Cause::Additions)
+        );
+        assert_eq!(
+            run("Write a Python function that sums a CSV column.", "Here's a JavaScript version using node's fs module to read the file and sum the column.").cause,
+            Some(Cause::Framework)
+        );
+        assert_eq!(
+            run("Explain how the borrow checker works in Rust.", "El verificador de préstamos comprueba que las referencias sean válidas y que no haya dos referencias mutables a la vez.").cause,
+            Some(Cause::Language)
+        );
+    }
+
+    #[test]
+    fn a_respected_negation_is_not_drift() {
+        let r = run(
+            "Refactor fetch_user to be async. Don't add logging.",
+            "Done: fetch_user is async. No logging added.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+    }
+
+    #[test]
+    fn language_detection() {
+        assert_eq!(
+            language("The quick brown fox jumps over the lazy dog and it is fine"),
+            "en"
+        );
+        assert_eq!(language("请把这个函数改成异步"), "zh");
+        assert_eq!(language("この関数を非同期にしてください"), "ja");
+        assert_eq!(language("Это не работает"), "ru");
+        assert_eq!(
+            language("Das ist nicht was ich wollte und es ist falsch"),
+            "de"
+        );
+    }
+
+    #[test]
+    fn a_named_answer_language_is_required_not_waived() {
+        // "用中文" asks for Chinese: an English answer drifts.
+        let r = run(
+            "请用中文解释一下什么是闭包。",
+            "A closure is a function that remembers the variables of the scope where it was created.",
+        );
+        assert_eq!(r.cause, Some(Cause::Language), "{r:?}");
+        // A translation into an unnamed language accepts any language.
+        let r = run(
+            "Translate this: 'Guten Morgen, wie geht es dir?'",
+            "Good morning, how are you doing today?",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+    }
+
+    #[test]
+    fn a_sibling_is_judged_per_family() {
+        // "Node" in the request does not excuse answering Docker with kubectl.
+        let r = run(
+            "Give me a Dockerfile for a Node app.",
+            "Here's a Deployment you can apply with kubectl:\n```yaml\nkind: Deployment\n```",
+        );
+        assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+        assert_eq!(r.tokens, ["kubernet"]);
+        // A code fence names its language: Rust asked, Go answered.
+        let r = run(
+            "How do I parse JSON in Rust with serde?",
+            "Use the standard library:\n```go\nvar u User\njson.Unmarshal(data, &u)\n```",
+        );
+        assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+    }
+
+    #[test]
+    fn short_replies_and_questions_back_are_not_off_topic() {
+        for (task, answer) in [
+            (
+                "Has order #88213 shipped yet?",
+                "Yes, it left our warehouse this morning.",
+            ),
+            (
+                "Si en Madrid son las 10:00, ¿qué hora es en Tokio?",
+                "Las 18:00 (las 17:00 en verano).",
+            ),
+            (
+                "I need a refund.",
+                "I can help with that. Which order is it for?",
+            ),
+        ] {
+            assert_eq!(run(task, answer).cause, None, "{task} → {answer}");
+        }
+        // The same shape without the yes, the number or the question does drift.
+        let r = run(
+            "Refactor this function to be async.",
+            "Add logging and error handling.",
+        );
+        assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
+    }
+
+    #[test]
+    fn other_languages_anchor_through_light_stems_and_synonyms() {
+        // "Kündige meinen Vertrag" answered about the "Abonnement": same thing.
+        let r = run(
+            "Kündige meinen Vertrag.",
+            "Ihr Abonnement endet zum 31. Juli. Bis dahin können Sie alle Leistungen weiter nutzen; \
+             eine Bestätigung haben wir Ihnen per E-Mail geschickt.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+        let r = run(
+            "¿Cuándo llega mi reembolso si pagué con tarjeta?",
+            "Una vez aprobada la devolución, emitimos los reembolsos a la misma tarjeta con la que pagaste \
+             en un plazo de 1 a 2 días hábiles. A partir de ahí depende de tu banco: normalmente el importe \
+             aparece en tu cuenta entre 3 y 10 días hábiles después.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+    }
+
+    #[test]
+    fn silent_additions_in_code_are_found() {
+        let r = run(
+            "Write a Python function that returns the largest number in a list.",
+            "```python\nimport logging\nlogger = logging.getLogger(__name__)\n\ndef largest(nums):\n    \
+             logger.info(\"called\")\n    return max(nums)\n```",
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        assert!(r.tokens.iter().any(|t| t == "logging"), "{:?}", r.tokens);
+        // Asked for, it is not an addition; seen once in passing, it is not a subsystem.
+        let r = run(
+            "Add logging to the largest() function.",
+            "```python\nimport logging\nlogger = logging.getLogger(__name__)\n```",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+        let r = run(
+            "Shrink my Docker image.",
+            "Use a slim base:\n```dockerfile\nFROM node:20-slim\nRUN npm ci && npm cache clean --force\n```",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+    }
+
+    #[test]
+    fn weak_connectives_need_a_first_person_action() {
+        let r = run(
+            "Wie funktioniert der Borrow Checker in Rust?",
+            "Der Borrow Checker prüft zur Compilezeit, dass jede Referenz gültig ist. Außerdem darf keine \
+             Referenz länger leben als der Wert, auf den sie zeigt.",
+        );
+        assert_ne!(r.cause, Some(Cause::Additions), "{r:?}");
+        let r = run(
+            "Añade un botón de cerrar sesión en la barra de navegación.",
+            "Añadido el botón de cerrar sesión. Además, he implementado un sistema de roles con auditoría \
+             y avisos por correo electrónico.",
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+    }
+}

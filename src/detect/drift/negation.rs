@@ -1,0 +1,433 @@
+//! What the user ruled out, and whether the answer did it anyway.
+//!
+//! Request side: a negation ("don't add logging", "sin emojis", "不要加日志")
+//! rules out the content words after it in its clause (before it for
+//! postposed negations: "ändere das nicht"); with a change verb ("don't touch
+//! the CSS", "keep the signature") the words are protected instead: naming
+//! them is fine, changing them is not. Limits on the form ("no explanation",
+//! "in one sentence", "no examples", "without adding anything") are kept as
+//! flags. Statements ("I never got it", "there is no output", "区别") and
+//! questions ("why don't my tests run?") rule nothing out.
+//!
+//! Answer side: a ruled-out word in a clause that is not itself negated; a
+//! change verb next to a protected word; prose beyond the code when only code
+//! was wanted; examples, several sentences or new content when they were not.
+
+use serde::{Deserialize, Serialize};
+
+use super::cues::{
+    CHANGE_VERBS, EXAMPLE_GIVEN, KEEP, KEPT, NEGATION, NEGATION_NOT, NO_EXAMPLES, NO_EXPLANATION,
+    NO_NEW_CONTENT, ONE_SENTENCE, POSTPOSED,
+};
+use super::scan::{Hit, Hits, Scanned};
+use super::words::{GENERIC, NEGATION_VERBS, low_weight};
+use crate::text::KeywordBag;
+
+const MAX_STEMS: usize = 32;
+
+/// Limits on the answer's form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Limits {
+    #[serde(default)]
+    pub no_explanation: bool,
+    #[serde(default)]
+    pub no_examples: bool,
+    #[serde(default)]
+    pub one_sentence: bool,
+    #[serde(default)]
+    pub no_new_content: bool,
+    #[serde(default)]
+    pub no_emoji: bool,
+    #[serde(default)]
+    pub no_comments: bool,
+}
+
+/// What a request rules out.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    pub forbidden: Vec<String>,
+    pub protected: Vec<String>,
+    pub limits: Limits,
+}
+
+fn stems_of(text: &str) -> Vec<String> {
+    KeywordBag::from_text(text)
+        .iter()
+        .map(|(s, _, _)| s.to_string())
+        .collect()
+}
+
+/// Whether a hit lies inside one of `not` (a statement, or 别 inside 区别).
+fn covered(h: &Hit, not: &[Hit]) -> bool {
+    not.iter().any(|n| n.first <= h.first && h.first < n.last)
+}
+
+/// Sentences of `s` that end with a question mark.
+fn questions(s: &Scanned) -> Vec<bool> {
+    let mut q = vec![false; s.sentences as usize];
+    for (i, w) in s.words.iter().enumerate() {
+        let next = s
+            .words
+            .get(i + 1)
+            .map_or(s.text.len(), |n| n.start as usize);
+        let gap = s.text.get(w.end as usize..next).unwrap_or("");
+        if let Some(slot) = q
+            .get_mut(w.sentence as usize)
+            .filter(|_| gap.contains(['?', '？']))
+        {
+            *slot = true;
+        }
+    }
+    q
+}
+
+/// Words a negation takes in: "without" and its kin still rule out inside a
+/// question ("how do I add an index without locking the table?").
+fn binds_in_questions(cue: &str) -> bool {
+    matches!(cue, "without" | "sin" | "ohne" | "sans" | "sem" | "без")
+}
+
+fn push_new(into: &mut Vec<String>, stems: Vec<String>) {
+    for s in stems {
+        if into.len() < MAX_STEMS
+            && !NEGATION_VERBS.contains(&s.as_str())
+            && !GENERIC.contains(&s.as_str())
+            && !low_weight().contains(s.as_str())
+            && !into.contains(&s)
+        {
+            into.push(s);
+        }
+    }
+}
+
+/// The rules in a request (already scanned).
+pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
+    let mut r = Rules::default();
+    let not = hits.get(&NEGATION_NOT);
+    let changes = hits.get(&CHANGE_VERBS);
+    let asked = questions(s);
+    for h in hits.get(&NEGATION) {
+        let cue = NEGATION.phrase(h.cue);
+        let Some(w) = s.words.get(h.first) else {
+            continue;
+        };
+        let question = asked.get(w.sentence as usize).copied().unwrap_or(false);
+        if w.quoted || covered(h, not) || (question && !binds_in_questions(cue)) {
+            continue;
+        }
+        let clause = s.clause_range(w.clause);
+        let scope = if POSTPOSED.contains(&cue) {
+            s.span(clause.start, h.first)
+        } else {
+            s.span(h.last, clause.end)
+        };
+        let change = changes
+            .iter()
+            .any(|c| clause.contains(&c.first) && !(h.first..h.last).contains(&c.first));
+        let stems: Vec<String> = stems_of(scope)
+            .into_iter()
+            .filter(|st| !is_change_stem(st))
+            .collect();
+        push_new(
+            if change {
+                &mut r.protected
+            } else {
+                &mut r.forbidden
+            },
+            stems,
+        );
+    }
+    for h in hits.get(&KEEP) {
+        if let Some(w) = s.words.get(h.first) {
+            let clause = s.clause_range(w.clause);
+            push_new(&mut r.protected, stems_of(s.span(h.last, clause.end)));
+        }
+    }
+    // Form limits; their own words ("explanation", "examples") are not content.
+    let mut form_words = Vec::new();
+    for (set, flag) in [
+        (&NO_EXPLANATION, &mut r.limits.no_explanation),
+        (&NO_EXAMPLES, &mut r.limits.no_examples),
+        (&ONE_SENTENCE, &mut r.limits.one_sentence),
+        (&NO_NEW_CONTENT, &mut r.limits.no_new_content),
+    ] {
+        for h in hits.get(set) {
+            *flag = true;
+            form_words.extend(stems_of(s.span(h.first, h.last)));
+        }
+    }
+    r.limits.no_emoji = r.forbidden.iter().any(|f| f.starts_with("emoji"));
+    r.limits.no_comments = r.forbidden.iter().any(|f| is_comment_word(f));
+    r.forbidden
+        .retain(|f| !form_words.contains(f) && !f.starts_with("emoji") && !is_comment_word(f));
+    r
+}
+
+/// Stems of change verbs themselves ("touch" in "don't touch the CSS").
+fn is_change_stem(stem: &str) -> bool {
+    CHANGE_VERBS.matches_word(stem)
+}
+
+/// A response stem counts as a ruled-out one when equal, or the same word
+/// with a common ending the stemmer left ("log" → "logger").
+fn same_word(resp: &str, ruled: &str) -> bool {
+    resp == ruled
+        || resp.strip_prefix(ruled).is_some_and(|rest| {
+            ruled.chars().count() >= 3 && matches!(rest, "ger" | "ging" | "ged" | "s" | "es" | "er")
+        })
+}
+
+/// Answer-side evidence, given the scanned answer and its keyword bag.
+/// `new_content` counts content stems anchored nowhere.
+pub fn violation(
+    r: &Rules,
+    s: &Scanned,
+    hits: &Hits,
+    bag: &KeywordBag,
+    new_content: &[String],
+) -> Option<Vec<String>> {
+    let ruled_in_bag = |list: &[String]| {
+        list.iter()
+            .any(|f| bag.iter().any(|(st, _, _)| same_word(st, f)))
+    };
+    let negated: Vec<Hit> = hits
+        .get(&NEGATION)
+        .iter()
+        .chain(hits.get(&KEPT))
+        .copied()
+        .collect();
+    let clause_negated = |clause: u32| {
+        negated
+            .iter()
+            .any(|h| s.words.get(h.first).is_some_and(|w| w.clause == clause))
+    };
+    let clauses = s.words.last().map_or(0, |w| w.clause + 1);
+    // Ruled-out words, code included: `logger.debug(...)` is logging.
+    if !r.forbidden.is_empty() && ruled_in_bag(&r.forbidden) {
+        let mut used = Vec::new();
+        for c in (0..clauses).filter(|&c| !clause_negated(c)) {
+            let range = s.clause_range(c);
+            for st in stems_of(s.span(range.start, range.end)) {
+                if r.forbidden.iter().any(|f| same_word(&st, f)) && !used.contains(&st) {
+                    used.push(st);
+                }
+            }
+        }
+        if !used.is_empty() {
+            return Some(surfaces(bag, &used));
+        }
+    }
+    // A change verb beside a protected word, in prose.
+    if !r.protected.is_empty() && ruled_in_bag(&r.protected) {
+        for h in hits.get(&CHANGE_VERBS) {
+            let Some(w) = s.words.get(h.first).filter(|w| !w.code) else {
+                continue;
+            };
+            if clause_negated(w.clause) {
+                continue;
+            }
+            let range = s.clause_range(w.clause);
+            let hit: Vec<String> = stems_of(s.span(range.start, range.end))
+                .into_iter()
+                .filter(|st| r.protected.iter().any(|p| same_word(st, p)))
+                .collect();
+            if !hit.is_empty() {
+                let mut tokens = vec![s.word(h.first).to_string()];
+                tokens.extend(surfaces(bag, &hit));
+                return Some(tokens);
+            }
+        }
+    }
+    let l = &r.limits;
+    let prose_units = s.units(|w| !w.code);
+    let has_code = s.words.iter().any(|w| w.code);
+    let first_sentence_units = s.units(|w| !w.code && w.sentence == first_prose_sentence(s));
+    let too_much_prose = if has_code {
+        prose_units > 30.0
+    } else {
+        prose_units - first_sentence_units > 15.0 && prose_sentences(s) >= 2
+    };
+    if l.no_explanation && too_much_prose {
+        return Some(new_content.iter().take(5).cloned().collect());
+    }
+    if l.no_examples && hits.any(&EXAMPLE_GIVEN) {
+        return Some(vec!["example".into()]);
+    }
+    if l.one_sentence && prose_sentences(s) >= 3 {
+        return Some(new_content.iter().take(5).cloned().collect());
+    }
+    if l.no_new_content && new_content.len() >= 2 {
+        return Some(new_content.iter().take(5).cloned().collect());
+    }
+    if l.no_comments {
+        let comments = code_comments(&s.text);
+        if !comments.is_empty() {
+            return Some(comments);
+        }
+    }
+    if l.no_emoji {
+        let emoji: Vec<String> = s
+            .text
+            .chars()
+            .filter(|&c| is_emoji(c))
+            .map(String::from)
+            .collect();
+        if !emoji.is_empty() {
+            return Some(emoji.into_iter().take(5).collect());
+        }
+    }
+    None
+}
+
+fn first_prose_sentence(s: &Scanned) -> u32 {
+    s.words.iter().find(|w| !w.code).map_or(0, |w| w.sentence)
+}
+
+fn prose_sentences(s: &Scanned) -> usize {
+    let mut n = 0;
+    let mut last = None;
+    for w in s.words.iter().filter(|w| !w.code) {
+        if last != Some(w.sentence) {
+            n += 1;
+            last = Some(w.sentence);
+        }
+    }
+    n
+}
+
+/// "Comment" in the supported languages (stems and CJK bigrams).
+fn is_comment_word(stem: &str) -> bool {
+    [
+        "comment",
+        "comentario",
+        "kommentar",
+        "commentair",
+        "comentário",
+        "注释",
+        "комментари",
+    ]
+    .iter()
+    .any(|c| stem.starts_with(c))
+}
+
+/// Comment lines inside fenced code: `//`, `#`, `/*`, `--` at a line start.
+fn code_comments(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        let comment = ["//", "/*", "-- ", "# "].iter().any(|m| t.starts_with(m));
+        if fenced && comment && found.len() < 5 {
+            found.push(crate::text::truncate_chars(t, 40));
+        }
+    }
+    found
+}
+
+fn is_emoji(c: char) -> bool {
+    matches!(c as u32, 0x1F300..=0x1FAFF | 0x2600..=0x27BF | 0x1F000..=0x1F2FF)
+}
+
+/// The first surface of each stem, as written in the answer.
+fn surfaces(bag: &KeywordBag, stems: &[String]) -> Vec<String> {
+    bag.iter()
+        .filter(|(st, _, _)| stems.iter().any(|u| u == st))
+        .map(|(_, f, _)| f.to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ruled(task: &str) -> Rules {
+        let s = Scanned::new(task);
+        rules(&s, &Hits::new(&s))
+    }
+
+    fn breaks(task: &str, answer: &str) -> bool {
+        let s = Scanned::new(answer);
+        violation(
+            &ruled(task),
+            &s,
+            &Hits::new(&s),
+            &KeywordBag::from_text(answer),
+            &[],
+        )
+        .is_some()
+    }
+
+    #[test]
+    fn negations_rule_out_what_follows_them() {
+        let r = ruled("Refactor it to async. Don't add any logging — we have tracing.");
+        assert_eq!(r.forbidden, ["log"]);
+        assert!(
+            ruled("My package says delivered but I never got it.")
+                .forbidden
+                .is_empty()
+        );
+        assert!(
+            ruled("请解释一下Git rebase和merge的区别。")
+                .forbidden
+                .is_empty()
+        );
+        assert!(ruled("Why don't my tests run?").forbidden.is_empty());
+        assert_eq!(
+            ruled("How do I add an index without locking the table?").forbidden,
+            ["lock", "tabl"]
+        );
+        assert_eq!(ruled("Ändere die Signatur nicht.").protected, ["signatur"]);
+    }
+
+    #[test]
+    fn change_verbs_protect_instead() {
+        let r = ruled("Add validation to the form. Don't touch the CSS.");
+        assert_eq!(r.protected, ["css"]);
+        assert!(r.forbidden.is_empty());
+        assert!(breaks(
+            "Fix it, but keep the function signature.",
+            "So I changed the signature:"
+        ));
+        assert!(!breaks(
+            "Fix it, but keep the function signature.",
+            "The signature is unchanged."
+        ));
+    }
+
+    #[test]
+    fn form_limits() {
+        let r = ruled("Give me only the SQL, no explanation: customers with 3 orders.");
+        assert!(r.limits.no_explanation);
+        assert!(r.forbidden.is_empty(), "{:?}", r.forbidden);
+        let sql = "```sql\nSELECT 1;\n```\n";
+        assert!(!breaks("Only the SQL, no explanation: x", sql));
+        let chatty = format!(
+            "{sql}{}",
+            "This query works because it counts rows. ".repeat(8)
+        );
+        assert!(breaks("Only the SQL, no explanation: x", &chatty));
+        assert!(breaks(
+            "In one sentence, no examples: what is a mutex?",
+            "A lock. For example, a bank."
+        ));
+        assert!(breaks(
+            "Write it. Sin emojis, por favor.",
+            "¡Lo logramos! 🚀"
+        ));
+        assert!(!breaks("Write it. Sin emojis, por favor.", "¡Lo logramos!"));
+    }
+
+    #[test]
+    fn a_ruled_out_word_in_a_negated_clause_is_respected() {
+        assert!(breaks(
+            "Don't add logging.",
+            "Done; I used logger.debug for tracing."
+        ));
+        assert!(!breaks("Don't add logging.", "Done. No logging added."));
+    }
+}

@@ -1,0 +1,556 @@
+//! One pass over a text for every cue list: the text is lowercased once and
+//! cut into words (CJK characters count as one word each), each word knowing
+//! its clause and sentence; cue phrases are looked up by their first word, so
+//! a text costs one hash lookup per word, not a substring search per cue.
+
+use std::sync::OnceLock;
+
+use crate::text::is_cjk;
+
+/// A word of the lowercased text, by byte range, with where it sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Word {
+    pub start: u32,
+    pub end: u32,
+    pub clause: u32,
+    pub sentence: u32,
+    /// Inside a fenced code block or inline code.
+    pub code: bool,
+    /// Inside quotation marks: material to work on, not instructions.
+    pub quoted: bool,
+    /// Hash of the word, and of its first three characters (0 when shorter):
+    /// cue lookups compare numbers, not strings.
+    key: u32,
+    key3: u32,
+}
+
+/// A text lowercased (curly apostrophes folded) and cut into words.
+#[derive(Debug, Default)]
+pub struct Scanned {
+    pub text: String,
+    pub words: Vec<Word>,
+    /// Sentences seen (the last sentence index + 1).
+    pub sentences: u32,
+}
+
+/// Words longer than this are not cue words; they still count as words.
+const MAX_WORDS: usize = 4096;
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '\'' || matches!(c as u32, 0x0300..=0x036F)
+}
+
+/// Ends a clause: punctuation inside a sentence as well as sentence ends.
+fn ends_clause(c: char) -> bool {
+    matches!(
+        c,
+        ',' | ';' | ':' | '(' | ')' | '—' | '–' | '，' | '；' | '：' | '、' | '（' | '）'
+    )
+}
+
+fn ends_sentence(c: char) -> bool {
+    matches!(c, '!' | '?' | '\n' | '。' | '！' | '？')
+}
+
+impl Scanned {
+    pub fn new(text: &str) -> Self {
+        let mut out = String::with_capacity(text.len() + 8);
+        let mut words = Vec::new();
+        let (mut clause, mut sentence) = (0u32, 0u32);
+        let mut start: Option<usize> = None;
+        // Letters in the word before the current character: a dot after a
+        // single letter ("e.g.", "i.e.") is an abbreviation, not an end.
+        let mut last_len = 0usize;
+        let (mut fenced, mut inline, mut ticks) = (false, false, 0u8);
+        let mut quoted = false;
+        let mut chars = text.chars().peekable();
+        let close =
+            |start: &mut Option<usize>, out: &str, words: &mut Vec<Word>, c, s, code, quoted| {
+                if let Some(b) = start.take() {
+                    // A trailing apostrophe is a quote, not part of the word.
+                    let end = out.trim_end_matches('\'').len().max(b);
+                    if end > b && words.len() < MAX_WORDS {
+                        words.push(Word {
+                            start: b as u32,
+                            end: end as u32,
+                            clause: c,
+                            sentence: s,
+                            code,
+                            quoted,
+                            key: 0,
+                            key3: 0,
+                        });
+                    }
+                }
+            };
+        while let Some(c) = chars.next() {
+            // Fast path: an ASCII letter or digit continues or starts a word.
+            if ticks == 0 && (c.is_ascii_alphanumeric() || c == '_') {
+                if start.is_none() {
+                    start = Some(out.len());
+                    last_len = 0;
+                }
+                last_len += 1;
+                out.push(c.to_ascii_lowercase());
+                continue;
+            }
+            let c = if matches!(c, '\u{2019}' | '\u{2018}' | '\u{02BC}') {
+                '\''
+            } else {
+                c
+            };
+            // Three backticks open or close a code block.
+            // One backtick opens or closes inline code; three a block.
+            if c == '`' {
+                ticks += 1;
+            } else if ticks > 0 {
+                if ticks >= 3 {
+                    fenced = !fenced;
+                } else if !fenced {
+                    inline = !inline;
+                }
+                ticks = 0;
+            }
+            let code = fenced || inline;
+            if !code {
+                match c {
+                    '"' => quoted = !quoted,
+                    '“' | '«' | '„' | '「' | '『' => quoted = c != '“' || !quoted,
+                    '”' | '»' | '」' | '』' => quoted = false,
+                    _ => {}
+                }
+            }
+            if is_cjk(c) {
+                close(&mut start, &out, &mut words, clause, sentence, code, quoted);
+                last_len = 2;
+                let b = out.len();
+                out.push(c);
+                if words.len() < MAX_WORDS {
+                    words.push(Word {
+                        start: b as u32,
+                        end: out.len() as u32,
+                        clause,
+                        sentence,
+                        code,
+                        quoted,
+                        key: 0,
+                        key3: 0,
+                    });
+                }
+                continue;
+            }
+            if is_word_char(c) && !(c == '\'' && start.is_none()) {
+                if start.is_none() {
+                    start = Some(out.len());
+                    last_len = 0;
+                }
+                last_len += 1;
+                if c.is_ascii() {
+                    out.push(c.to_ascii_lowercase());
+                } else {
+                    out.extend(c.to_lowercase());
+                }
+                continue;
+            }
+            // A dot inside a word or number ("e.g", "3.11", "file.txt") is
+            // not a sentence end.
+            let dot_inside = c == '.'
+                && ((start.is_some() && chars.peek().is_some_and(|n| n.is_alphanumeric()))
+                    || last_len == 1);
+            close(&mut start, &out, &mut words, clause, sentence, code, quoted);
+            out.push(if c.is_whitespace() && c != '\n' {
+                ' '
+            } else {
+                c
+            });
+            if ends_sentence(c) || (c == '.' && !dot_inside) {
+                sentence += 1;
+                clause += 1;
+            } else if ends_clause(c) {
+                clause += 1;
+            }
+        }
+        close(
+            &mut start,
+            &out,
+            &mut words,
+            clause,
+            sentence,
+            fenced || inline,
+            quoted,
+        );
+        for w in &mut words {
+            let t = out.get(w.start as usize..w.end as usize).unwrap_or("");
+            w.key = key(t);
+            w.key3 = t
+                .char_indices()
+                .nth(3)
+                .map_or(0, |(cut, _)| key(t.get(..cut).unwrap_or("")));
+            if w.key3 == 0 && t.chars().count() == 3 {
+                w.key3 = w.key;
+            }
+        }
+        let sentences = words.last().map_or(0, |w| w.sentence + 1);
+        Self {
+            text: out,
+            words,
+            sentences,
+        }
+    }
+
+    pub fn word(&self, i: usize) -> &str {
+        self.words
+            .get(i)
+            .and_then(|w| self.text.get(w.start as usize..w.end as usize))
+            .unwrap_or("")
+    }
+
+    /// The text of words `from..to` (empty when out of range).
+    pub fn span(&self, from: usize, to: usize) -> &str {
+        let last = to.checked_sub(1).and_then(|l| self.words.get(l));
+        match (self.words.get(from), last) {
+            (Some(a), Some(b)) if from < to => self
+                .text
+                .get(a.start as usize..b.end as usize)
+                .unwrap_or(""),
+            _ => "",
+        }
+    }
+
+    /// Size in words of the words `pick` accepts; a CJK character counts
+    /// half (two make a word, roughly).
+    pub fn units(&self, pick: impl Fn(&Word) -> bool) -> f64 {
+        self.words
+            .iter()
+            .filter(|w| pick(w))
+            .map(|w| {
+                let cjk = self
+                    .text
+                    .get(w.start as usize..w.end as usize)
+                    .and_then(|t| t.chars().next())
+                    .is_some_and(is_cjk);
+                if cjk { 0.5 } else { 1.0 }
+            })
+            .sum()
+    }
+
+    /// Word indices of sentence `sentence`, as a range.
+    pub fn sentence_range(&self, sentence: u32) -> std::ops::Range<usize> {
+        let from = self.words.partition_point(|w| w.sentence < sentence);
+        let to = self.words.partition_point(|w| w.sentence <= sentence);
+        from..to
+    }
+
+    /// Word indices of clause `clause`, as a range.
+    pub fn clause_range(&self, clause: u32) -> std::ops::Range<usize> {
+        let from = self.words.partition_point(|w| w.clause < clause);
+        let to = self.words.partition_point(|w| w.clause <= clause);
+        from..to
+    }
+}
+
+/// FNV-1a: cheap, and good enough for a few hundred cue words.
+fn key(text: &str) -> u32 {
+    let h = text.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    h.max(1)
+}
+
+/// A cue found: which one, and the words it covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hit {
+    pub cue: usize,
+    pub first: usize,
+    /// One past the last word.
+    pub last: usize,
+}
+
+/// Where a cue list takes its phrases from.
+pub enum Source {
+    List(&'static [&'static str]),
+    /// The first of each pair (a phrase and what it names).
+    Pairs(&'static [(&'static str, &'static str)]),
+}
+
+/// One cue list. A cue is a phrase of words written as in the text (CJK
+/// characters separated or not); a final `*` makes the last word a prefix
+/// ("kein*" matches "keine"). `id` is its slot in `cues::ALL`.
+pub struct Lazy {
+    id: usize,
+    source: Source,
+}
+
+impl Lazy {
+    pub const fn new(id: usize, list: &'static [&'static str]) -> Self {
+        Self::from(id, Source::List(list))
+    }
+
+    pub const fn from(id: usize, source: Source) -> Self {
+        Self { id, source }
+    }
+
+    /// The phrase of cue `i`, as listed.
+    pub fn phrase(&self, i: usize) -> &'static str {
+        let found = match self.source {
+            Source::List(list) => list.get(i).copied(),
+            Source::Pairs(pairs) => pairs.get(i).map(|(p, _)| *p),
+        };
+        found.unwrap_or("")
+    }
+
+    fn len(&self) -> usize {
+        match self.source {
+            Source::List(list) => list.len(),
+            Source::Pairs(pairs) => pairs.len(),
+        }
+    }
+
+    /// Whether one word is one of this list's one-word cues (exact or prefix).
+    pub fn matches_word(&self, word: &str) -> bool {
+        let s = Scanned::new(word);
+        s.words.len() == 1 && Hits::new(&s).any(self)
+    }
+}
+
+/// The words of a cue phrase, split as `Scanned` splits text (phrases are
+/// written lowercase), so no copy of the lists is kept at run time.
+fn cue_words(phrase: &str) -> impl Iterator<Item = &str> {
+    let mut rest = phrase;
+    std::iter::from_fn(move || {
+        let start = rest.find(|c: char| is_word_char(c) || is_cjk(c))?;
+        rest = rest.get(start..)?;
+        let first = rest.chars().next()?;
+        let len = if is_cjk(first) {
+            first.len_utf8()
+        } else {
+            rest.find(|c: char| !is_word_char(c) || is_cjk(c))
+                .unwrap_or(rest.len())
+        };
+        let (word, tail) = rest.split_at(len);
+        rest = tail;
+        Some(word.trim_end_matches('\''))
+    })
+}
+
+/// First-word key of a cue: the whole word, or its first three characters
+/// for a prefix cue ("kein*"), whether it is a prefix, and the second
+/// word's key (0 if none, or if it is a prefix) to reject most near misses
+/// without comparing text.
+fn cue_key(phrase: &str) -> Option<(u32, bool, u32)> {
+    let (body, prefix) = match phrase.strip_suffix('*') {
+        Some(b) => (b, true),
+        None => (phrase, false),
+    };
+    let mut words = cue_words(body);
+    let first = words.next()?;
+    let second = words.next();
+    let third = words.next();
+    if prefix && second.is_none() {
+        let cut = first.char_indices().nth(3).map_or(first.len(), |(i, _)| i);
+        (first.chars().count() >= 3).then(|| (key(first.get(..cut).unwrap_or(first)), true, 0))
+    } else {
+        let last_is_prefix = prefix && third.is_none();
+        let k2 = second.filter(|_| !last_is_prefix).map_or(0, key);
+        Some((key(first), false, k2))
+    }
+}
+
+/// (first-word key, prefix, list, cue, second-word key or 0).
+type Entry = (u32, bool, u16, u16, u32);
+
+/// Every cue list in one sorted table of (first-word key, prefix, list,
+/// cue), with a 64 Kbit filter of the keys in front: most words are no cue's
+/// first word and cost one bit test; the others a binary search.
+struct Index {
+    entries: Vec<Entry>,
+    filter: Vec<u64>,
+}
+
+impl Index {
+    fn may_have(&self, k: u32) -> bool {
+        let bit = (k & 0xFFFF) as usize;
+        self.filter
+            .get(bit / 64)
+            .is_some_and(|w| w & (1 << (bit % 64)) != 0)
+    }
+
+    fn lookup(&self, k: u32, prefix: bool) -> &[Entry] {
+        if !self.may_have(k) {
+            return &[];
+        }
+        let from = self.entries.partition_point(|e| (e.0, e.1) < (k, prefix));
+        let len = self
+            .entries
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|e| e.0 == k && e.1 == prefix)
+            .count();
+        self.entries.get(from..from + len).unwrap_or(&[])
+    }
+}
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut idx = Vec::new();
+        for (l, list) in super::cues::ALL.iter().enumerate() {
+            debug_assert_eq!(list.id, l, "cues::ALL out of order");
+            for i in 0..list.len() {
+                if let Some((k, prefix, k2)) = cue_key(list.phrase(i)) {
+                    idx.push((k, prefix, l as u16, i as u16, k2));
+                }
+            }
+        }
+        idx.sort_unstable();
+        idx.shrink_to_fit();
+        let mut filter = vec![0u64; 1024];
+        for e in &idx {
+            let bit = (e.0 & 0xFFFF) as usize;
+            if let Some(w) = filter.get_mut(bit / 64) {
+                *w |= 1 << (bit % 64);
+            }
+        }
+        Index {
+            entries: idx,
+            filter,
+        }
+    })
+}
+
+/// The hits of every cue list in one text.
+pub struct Hits {
+    by_list: Vec<Vec<Hit>>,
+}
+
+impl Hits {
+    pub fn new(s: &Scanned) -> Self {
+        let idx = index();
+        let mut by_list: Vec<Vec<Hit>> = vec![Vec::new(); super::cues::ALL.len()];
+        for (at, w) in s.words.iter().enumerate() {
+            let prefix = if w.key3 == 0 {
+                &[][..]
+            } else {
+                idx.lookup(w.key3, true)
+            };
+            let next = s.words.get(at + 1).map_or(0, |n| n.key);
+            for &(_, _, l, c, k2) in idx.lookup(w.key, false).iter().chain(prefix) {
+                if k2 != 0 && k2 != next {
+                    continue;
+                }
+                let list = super::cues::ALL.get(l as usize);
+                let found = list.and_then(|list| matches_at(list.phrase(c as usize), s, at));
+                if let (Some(last), Some(hits)) = (found, by_list.get_mut(l as usize)) {
+                    hits.push(Hit {
+                        cue: c as usize,
+                        first: at,
+                        last,
+                    });
+                }
+            }
+        }
+        Self { by_list }
+    }
+
+    pub fn get(&self, list: &Lazy) -> &[Hit] {
+        self.by_list.get(list.id).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn any(&self, list: &Lazy) -> bool {
+        !self.get(list).is_empty()
+    }
+}
+
+fn matches_at(phrase: &str, s: &Scanned, at: usize) -> Option<usize> {
+    let (body, prefix) = match phrase.strip_suffix('*') {
+        Some(b) => (b, true),
+        None => (phrase, false),
+    };
+    let n = cue_words(body).count();
+    for (k, w) in cue_words(body).enumerate() {
+        if at + k >= s.words.len() {
+            return None;
+        }
+        let got = s.word(at + k);
+        let ok = if prefix && k + 1 == n {
+            got.starts_with(w)
+        } else {
+            got == w
+        };
+        if !ok {
+            return None;
+        }
+    }
+    Some(at + n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_know_their_clause_and_sentence() {
+        let s = Scanned::new("Don’t add logging, please. Use v3.11 — e.g. here!\n别加日志");
+        let words: Vec<&str> = (0..s.words.len()).map(|i| s.word(i)).collect();
+        assert_eq!(
+            words,
+            [
+                "don't", "add", "logging", "please", "use", "v3", "11", "e", "g", "here", "别",
+                "加", "日", "志"
+            ]
+        );
+        assert_eq!(s.words[2].clause, 0);
+        assert_eq!(s.words[3].clause, 1);
+        assert_eq!(s.words[3].sentence, 0);
+        assert_eq!(s.words[4].sentence, 1);
+        // The dash ends a clause, the dot inside "e.g" does not end a sentence.
+        assert!(s.words[7].clause > s.words[4].clause);
+        assert_eq!(s.words[9].sentence, 1);
+        assert!(s.words[10].sentence > s.words[9].sentence);
+        assert_eq!(s.sentences, s.words[10].sentence + 1);
+    }
+
+    #[test]
+    fn cues_match_whole_words_prefixes_and_cjk() {
+        use crate::detect::drift::cues::{ADDITION_STRONG, NEGATION};
+        let hits = |t: &str, l: &Lazy| -> Vec<&'static str> {
+            Hits::new(&Scanned::new(t))
+                .get(l)
+                .iter()
+                .map(|h| l.phrase(h.cue))
+                .collect()
+        };
+        assert_eq!(
+            hits("Wi also fine. I also added tests", &ADDITION_STRONG),
+            ["i also", "also added"]
+        );
+        assert_eq!(
+            hits("Bitte keine Logs, kein Cache", &NEGATION),
+            ["kein*", "kein*"]
+        );
+        assert_eq!(hits("请不要加日志", &NEGATION), ["不要"]);
+        assert!(hits("keynote", &NEGATION).is_empty());
+    }
+
+    #[test]
+    fn odd_input_never_panics() {
+        for t in [
+            "",
+            "'",
+            "''x''",
+            "\u{301}",
+            "a\u{301}'",
+            "。。",
+            "*",
+            "x*",
+            "日本語'",
+        ] {
+            let s = Scanned::new(t);
+            let _ = Hits::new(&s);
+            for i in 0..s.words.len() + 2 {
+                let _ = s.word(i);
+            }
+        }
+    }
+}
