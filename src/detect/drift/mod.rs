@@ -25,6 +25,7 @@ mod words;
 use serde::{Deserialize, Serialize};
 
 use super::scope::MAX_LISTED;
+use crate::hash::FastBuild;
 use crate::text::stem_light::{self, Lang};
 use crate::text::{KeywordBag, is_cjk};
 use cues::{TARGET_CUES, TARGETS, TRANSLATION};
@@ -32,6 +33,7 @@ pub use lang::language;
 use lang::language_of_scanned;
 pub use negation::Limits;
 use scan::{Hits, Scanned};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 use words::{FAMILIES, FENCE_TAGS, SYNONYMS, low_weight};
 
@@ -158,25 +160,18 @@ fn weight(stem: &str) -> f64 {
 
 /// The synonym groups a stem belongs to, through a table built once.
 fn synonym_groups(stem: &str) -> &'static [u8] {
-    static TABLE: OnceLock<Vec<(&'static str, Vec<u8>)>> = OnceLock::new();
+    type Table = HashMap<&'static str, Vec<u8>, FastBuild>;
+    static TABLE: OnceLock<Table> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        let mut t: Vec<(&'static str, Vec<u8>)> = Vec::new();
+        let mut t = Table::default();
         for (g, members) in SYNONYMS.iter().enumerate() {
             for m in *members {
-                match t.iter_mut().find(|(s, _)| s == m) {
-                    Some((_, gs)) => gs.push(g as u8),
-                    None => t.push((m, vec![g as u8])),
-                }
+                t.entry(*m).or_default().push(g as u8);
             }
         }
-        t.sort_unstable();
         t
     });
-    table
-        .binary_search_by(|(s, _)| (*s).cmp(stem))
-        .ok()
-        .and_then(|i| table.get(i))
-        .map_or(&[], |(_, gs)| gs.as_slice())
+    table.get(stem).map_or(&[], Vec::as_slice)
 }
 
 /// What anchors a response, prepared once per judgement: anchored means in
@@ -185,8 +180,9 @@ fn synonym_groups(stem: &str) -> &'static [u8] {
 struct Anchors<'a> {
     bags: &'a [&'a KeywordBag],
     glossary: &'a [String],
-    /// Which synonym groups the anchors touch.
+    /// Which synonym groups the anchors touch, and whether any does.
     groups: Vec<bool>,
+    any_group: bool,
     /// Five-character prefixes of anchor stems, sorted.
     prefixes: Vec<String>,
     /// For an answer in a language with a light stemmer: that stemmer's
@@ -232,19 +228,22 @@ impl<'a> Anchors<'a> {
                 activate(stem);
             }
         }
+        let any_group = groups.iter().any(|g| *g);
         Self {
             bags,
             glossary,
             groups,
+            any_group,
             prefixes,
             light,
         }
     }
 
     fn in_active_group(&self, stem: &str) -> bool {
-        synonym_groups(stem)
-            .iter()
-            .any(|&g| self.groups.get(usize::from(g)).copied().unwrap_or(false))
+        self.any_group
+            && synonym_groups(stem)
+                .iter()
+                .any(|&g| self.groups.get(usize::from(g)).copied().unwrap_or(false))
     }
 
     /// `has`, or the same word by the answer language's light stemmer.
@@ -323,11 +322,13 @@ pub fn judge(
         }
     }
     let score = if total > 0.0 { loose / total } else { 0.0 };
-    unanchored.sort_by(|a, b| b.2.total_cmp(&a.2));
+    // Ranked only when a warning lists them.
     let listed = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
-        unanchored
+        let mut picked: Vec<&(&str, &str, f64)> =
+            unanchored.iter().filter(|(s, _, _)| pick(s)).collect();
+        picked.sort_by(|a, b| b.2.total_cmp(&a.2));
+        picked
             .iter()
-            .filter(|(s, _, _)| pick(s))
             .take(MAX_LISTED)
             .map(|(_, f, _)| f.to_string())
             .collect()
@@ -339,17 +340,20 @@ pub fn judge(
     };
 
     // What the user ruled out, done anyway.
-    let rules = negation::Rules {
-        forbidden: facts.forbidden.clone(),
-        protected: facts.protected.clone(),
+    let rules = negation::RulesRef {
+        forbidden: &facts.forbidden,
+        protected: &facts.protected,
         limits: facts.limits,
     };
-    if rules != negation::Rules::default() {
-        let new_content: Vec<String> = unanchored
-            .iter()
-            .filter(|(s, _, _)| weight(s) >= 1.0)
-            .map(|(_, f, _)| f.to_string())
-            .collect();
+    if !rules.is_empty() {
+        let new_content = || -> Vec<String> {
+            let mut new: Vec<&(&str, &str, f64)> = unanchored
+                .iter()
+                .filter(|(s, _, _)| weight(s) >= 1.0)
+                .collect();
+            new.sort_by(|a, b| b.2.total_cmp(&a.2));
+            new.iter().map(|(_, f, _)| f.to_string()).collect()
+        };
         if let Some(tokens) = negation::violation(&rules, &scanned, &hits, resp_bag, &new_content) {
             return report(Cause::Forbidden, tokens);
         }

@@ -43,6 +43,19 @@ pub struct Limits {
     pub no_comments: bool,
 }
 
+/// What a request rules out, borrowed from where it is kept.
+pub struct RulesRef<'a> {
+    pub forbidden: &'a [String],
+    pub protected: &'a [String],
+    pub limits: Limits,
+}
+
+impl RulesRef<'_> {
+    pub fn is_empty(&self) -> bool {
+        self.forbidden.is_empty() && self.protected.is_empty() && self.limits == Limits::default()
+    }
+}
+
 /// What a request rules out.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Rules {
@@ -179,13 +192,14 @@ fn same_word(resp: &str, ruled: &str) -> bool {
 }
 
 /// Answer-side evidence, given the scanned answer and its keyword bag.
-/// `new_content` counts content stems anchored nowhere.
+/// `new_content` lists content stems anchored nowhere (computed only when a
+/// form limit needs it).
 pub fn violation(
-    r: &Rules,
+    r: &RulesRef<'_>,
     s: &Scanned,
     hits: &Hits,
     bag: &KeywordBag,
-    new_content: &[String],
+    new_content: &dyn Fn() -> Vec<String>,
 ) -> Option<Vec<String>> {
     let ruled_in_bag = |list: &[String]| {
         list.iter()
@@ -204,7 +218,7 @@ pub fn violation(
     };
     let clauses = s.words.last().map_or(0, |w| w.clause + 1);
     // Ruled-out words, code included: `logger.debug(...)` is logging.
-    if !r.forbidden.is_empty() && ruled_in_bag(&r.forbidden) {
+    if !r.forbidden.is_empty() && ruled_in_bag(r.forbidden) {
         let mut used = Vec::new();
         for c in (0..clauses).filter(|&c| !clause_negated(c)) {
             let range = s.clause_range(c);
@@ -219,7 +233,7 @@ pub fn violation(
         }
     }
     // A change verb beside a protected word, in prose.
-    if !r.protected.is_empty() && ruled_in_bag(&r.protected) {
+    if !r.protected.is_empty() && ruled_in_bag(r.protected) {
         for h in hits.get(&CHANGE_VERBS) {
             let Some(w) = s.words.get(h.first).filter(|w| !w.code) else {
                 continue;
@@ -240,25 +254,31 @@ pub fn violation(
         }
     }
     let l = &r.limits;
-    let prose_units = s.units(|w| !w.code);
-    let has_code = s.words.iter().any(|w| w.code);
-    let first_sentence_units = s.units(|w| !w.code && w.sentence == first_prose_sentence(s));
-    let too_much_prose = if has_code {
-        prose_units > 30.0
-    } else {
-        prose_units - first_sentence_units > 15.0 && prose_sentences(s) >= 2
-    };
-    if l.no_explanation && too_much_prose {
-        return Some(new_content.iter().take(5).cloned().collect());
+    let first5 = || new_content().into_iter().take(5).collect::<Vec<_>>();
+    if l.no_explanation {
+        let prose_units = s.units(|w| !w.code);
+        let first = first_prose_sentence(s);
+        let first_sentence_units = s.units(|w| !w.code && w.sentence == first);
+        let too_much_prose = if s.words.iter().any(|w| w.code) {
+            prose_units > 30.0
+        } else {
+            prose_units - first_sentence_units > 15.0 && prose_sentences(s) >= 2
+        };
+        if too_much_prose {
+            return Some(first5());
+        }
     }
     if l.no_examples && hits.any(&EXAMPLE_GIVEN) {
         return Some(vec!["example".into()]);
     }
     if l.one_sentence && prose_sentences(s) >= 3 {
-        return Some(new_content.iter().take(5).cloned().collect());
+        return Some(first5());
     }
-    if l.no_new_content && new_content.len() >= 2 {
-        return Some(new_content.iter().take(5).cloned().collect());
+    if l.no_new_content {
+        let new = new_content();
+        if new.len() >= 2 {
+            return Some(new.into_iter().take(5).collect());
+        }
     }
     if l.no_comments {
         let comments = code_comments(&s.text);
@@ -351,15 +371,15 @@ mod tests {
     }
 
     fn breaks(task: &str, answer: &str) -> bool {
+        let r = ruled(task);
+        let rules = RulesRef {
+            forbidden: &r.forbidden,
+            protected: &r.protected,
+            limits: r.limits,
+        };
         let s = Scanned::new(answer);
-        violation(
-            &ruled(task),
-            &s,
-            &Hits::new(&s),
-            &KeywordBag::from_text(answer),
-            &[],
-        )
-        .is_some()
+        let bag = KeywordBag::from_text(answer);
+        violation(&rules, &s, &Hits::new(&s), &bag, &Vec::new).is_some()
     }
 
     #[test]

@@ -94,6 +94,13 @@ impl Scanned {
                 out.push(c.to_ascii_lowercase());
                 continue;
             }
+            // Fast path: a space ends a word and nothing else.
+            if ticks == 0 && c == ' ' {
+                let code = fenced || inline;
+                close(&mut start, &out, &mut words, clause, sentence, code, quoted);
+                out.push(' ');
+                continue;
+            }
             let c = if matches!(c, '\u{2019}' | '\u{2018}' | '\u{02BC}') {
                 '\''
             } else {
@@ -435,12 +442,22 @@ impl Hits {
                 idx.lookup(w.key3, true)
             };
             let next = s.words.get(at + 1).map_or(0, |n| n.key);
-            for &(_, _, l, c, k2) in idx.lookup(w.key, false).iter().chain(prefix) {
+            for &(_, is_prefix, l, c, k2) in idx.lookup(w.key, false).iter().chain(prefix) {
                 if k2 != 0 && k2 != next {
                     continue;
                 }
-                let list = super::cues::ALL.get(l as usize);
-                let found = list.and_then(|list| matches_at(list.phrase(c as usize), s, at));
+                let phrase = super::cues::ALL
+                    .get(l as usize)
+                    .map_or("", |list| list.phrase(c as usize));
+                // One-word cues (most of them) need no splitting.
+                let found = if is_prefix {
+                    let body = phrase.trim_end_matches('*');
+                    s.word(at).starts_with(body).then_some(at + 1)
+                } else if s.word(at) == phrase {
+                    Some(at + 1)
+                } else {
+                    matches_at(phrase, s, at)
+                };
                 if let (Some(last), Some(hits)) = (found, by_list.get_mut(l as usize)) {
                     hits.push(Hit {
                         cue: c as usize,
