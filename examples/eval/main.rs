@@ -43,6 +43,11 @@ fn main() {
                 .map(|c| drift::evaluate("Scope drift, held-out set", &c)),
         ),
         (
+            "drift-blind.jsonl",
+            load::<drift::Case>("drift-blind.jsonl")
+                .map(|c| drift::evaluate("Scope drift, blind set", &c)),
+        ),
+        (
             "tools.jsonl",
             load::<tools::Case>("tools.jsonl").map(|c| tools::evaluate(&c)),
         ),

@@ -4,7 +4,7 @@
 use super::scan::{Lazy, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&Lazy; 16] = [
+pub static ALL: [&Lazy; 19] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -21,6 +21,9 @@ pub static ALL: [&Lazy; 16] = [
     &TRANSLATION,
     &TARGET_CUES,
     &KEPT,
+    &ADD_VERBS,
+    &THANKS,
+    &LEFT_OUT,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -313,6 +316,47 @@ pub static CHANGE_VERBS: Lazy = Lazy::new(
     ],
 );
 
+/// Verbs of adding or using: under a negation they are the action, not the
+/// thing ruled out ("don't add logging", "Kommentare nicht hinzufügen").
+pub static ADD_VERBS: Lazy = Lazy::new(
+    16,
+    &[
+        "add*",
+        "use",
+        "using",
+        "includ*",
+        "put",
+        "insert*",
+        "write",
+        "añad*",
+        "agreg*",
+        "usa*",
+        "incluy*",
+        "pong*",
+        "hinzu*",
+        "füg*",
+        "verwend*",
+        "benutz*",
+        "schreib*",
+        "ajout*",
+        "utilis*",
+        "mets",
+        "mettez",
+        "adicion*",
+        "inclu*",
+        "coloqu*",
+        "добав*",
+        "использ*",
+        "пиши",
+        "加",
+        "添加",
+        "用",
+        "写",
+        "追加",
+        "使",
+    ],
+);
+
 /// "Keep X as it is": what follows is protected.
 pub static KEEP: Lazy = Lazy::new(
     7,
@@ -556,6 +600,55 @@ pub static KEPT: Lazy = Lazy::new(
         "не изменил*",
         "без изменений",
         "変更していません",
+    ],
+);
+
+/// Thanks and goodbyes: a closing message, to which any courteous reply fits.
+pub static THANKS: Lazy = Lazy::new(
+    17,
+    &[
+        "thank*",
+        "thanks",
+        "appreciate*",
+        "bye",
+        "goodbye",
+        "gracias",
+        "danke",
+        "merci",
+        "obrigad*",
+        "спасибо",
+        "谢谢",
+        "多谢",
+        "ありがとう",
+    ],
+);
+
+/// In an answer, marks a clause that reports leaving something out ("with
+/// the travel insurance removed").
+pub static LEFT_OUT: Lazy = Lazy::new(
+    18,
+    &[
+        "removed",
+        "excluded",
+        "declined",
+        "omitted",
+        "skipped",
+        "dropped",
+        "waived",
+        "quitado",
+        "quitada",
+        "eliminado",
+        "entfernt",
+        "weggelassen",
+        "supprimé",
+        "supprimée",
+        "retiré",
+        "removido",
+        "removida",
+        "удален*",
+        "убран*",
+        "去掉",
+        "已删除",
     ],
 );
 

@@ -14,7 +14,7 @@ pub fn language(text: &str) -> String {
 /// human language), the first 600 characters' worth: plenty to tell.
 pub fn language_of_scanned(s: &Scanned) -> String {
     let (mut counts, mut chars) = (Counts::default(), 0usize);
-    for w in s.words.iter().filter(|w| !w.code) {
+    for w in s.words.iter().filter(|w| !w.code && !w.caps) {
         if chars >= 600 {
             break;
         }

@@ -28,7 +28,7 @@ use super::scope::MAX_LISTED;
 use crate::hash::FastBuild;
 use crate::text::stem_light::{self, Lang};
 use crate::text::{KeywordBag, is_cjk};
-use cues::{TARGET_CUES, TARGETS, TRANSLATION};
+use cues::{TARGET_CUES, TARGETS, THANKS, TRANSLATION};
 pub use lang::language;
 use lang::language_of_scanned;
 pub use negation::Limits;
@@ -66,6 +66,9 @@ pub struct TaskFacts {
     pub tech: Vec<String>,
     /// The user asked for a translation or another language.
     pub translation: bool,
+    /// A short thanks or goodbye without a question: no reply to it is off topic.
+    #[serde(default)]
+    pub closing: bool,
 }
 
 /// The verdict on one response.
@@ -135,6 +138,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     forbidden.truncate(MAX_FACTS);
     let mut protected = rules.protected;
     protected.truncate(MAX_FACTS);
+    let closing = hits.any(&THANKS) && task.len() < 200 && !task.contains(['?', '？']);
     TaskFacts {
         forbidden,
         protected,
@@ -142,6 +146,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         lang,
         tech: tech_in(&s, bag),
         translation,
+        closing,
     }
 }
 
@@ -410,7 +415,8 @@ pub fn judge(
                 (n + 1, c + usize::from(resp_bag.contains_stem(st)))
             })
     });
-    if task_content >= 1
+    if !facts.closing
+        && task_content >= 1
         && resp_content >= 2
         && !short_reply(&scanned)
         && anchored_content <= resp_content / 20
@@ -601,6 +607,15 @@ mod tests {
             "Use the standard library:\n```go\nvar u User\njson.Unmarshal(data, &u)\n```",
         );
         assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+    }
+
+    #[test]
+    fn a_courteous_reply_to_thanks_is_not_off_topic() {
+        let r = run(
+            "Alright, thanks for your help. I'll see what else I can do.",
+            "You're welcome! If you have any more questions in the future, feel free to reach out. Safe travels!",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
     }
 
     #[test]

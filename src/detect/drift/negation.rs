@@ -16,8 +16,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::cues::{
-    CHANGE_VERBS, EXAMPLE_GIVEN, KEEP, KEPT, NEGATION, NEGATION_NOT, NO_EXAMPLES, NO_EXPLANATION,
-    NO_NEW_CONTENT, ONE_SENTENCE, POSTPOSED,
+    ADD_VERBS, CHANGE_VERBS, EXAMPLE_GIVEN, KEEP, KEPT, LEFT_OUT, NEGATION, NEGATION_NOT,
+    NO_EXAMPLES, NO_EXPLANATION, NO_NEW_CONTENT, ONE_SENTENCE, POSTPOSED,
 };
 use super::scan::{Hit, Hits, Scanned};
 use super::words::{GENERIC, NEGATION_VERBS, low_weight};
@@ -95,6 +95,149 @@ fn questions(s: &Scanned) -> Vec<bool> {
     q
 }
 
+/// Where the thing a negation rules out ends.
+const STOPS: &[&str] = &[
+    "for",
+    "in",
+    "on",
+    "at",
+    "with",
+    "from",
+    "to",
+    "because",
+    "since",
+    "as",
+    "when",
+    "if",
+    "so",
+    "but",
+    "that",
+    "which",
+    "while",
+    "para",
+    "en",
+    "con",
+    "por",
+    "porque",
+    "cuando",
+    "si",
+    "pero",
+    "für",
+    "mit",
+    "bei",
+    "weil",
+    "wenn",
+    "aber",
+    "dass",
+    "pour",
+    "dans",
+    "avec",
+    "par",
+    "quand",
+    "mais",
+    "em",
+    "com",
+    "quando",
+    "se",
+    "mas",
+    "для",
+    "в",
+    "с",
+    "потому",
+    "когда",
+    "но",
+];
+
+/// "I don't remember the ID", "it never arrived": a subject before the
+/// negation makes it a statement, unless what follows is a wish ("I don't
+/// want a discount", "we don't need insurance").
+fn reports_a_fact(s: &Scanned, h: &Hit, cue: &str) -> bool {
+    const SUBJECTS: &[&str] = &["i", "we", "it", "he", "she", "they", "this", "that"];
+    const WISHES: &[&str] = &["want", "need", "wish", "like"];
+    let english = matches!(cue, "don't" | "do not" | "dont" | "never");
+    const ADVERBS: &[&str] = &[
+        "still",
+        "really",
+        "actually",
+        "just",
+        "also",
+        "even",
+        "currently",
+    ];
+    let clause = s.words.get(h.first).map(|w| w.clause);
+    let subject = (0..h.first)
+        .rev()
+        .take_while(|&i| s.words.get(i).map(|w| w.clause) == clause)
+        .map(|i| s.word(i))
+        .find(|w| !ADVERBS.contains(w))
+        .unwrap_or("");
+    english && SUBJECTS.contains(&subject) && !WISHES.contains(&s.word(h.last))
+}
+
+/// "Add an index without locking the table?" rules out locking; "Can you
+/// help me without the reservation ID?" asks about a missing thing.
+fn verb_follows_without(s: &Scanned, at: usize) -> bool {
+    let w = s.word(at);
+    w.ends_with("ing")
+        || matches!(w, "zu" | "être" | "avoir")
+        || w.ends_with("ar")
+        || w.ends_with("er")
+        || w.ends_with("ir")
+}
+
+/// Scopes words cannot judge: an action ("don't want to be transferred",
+/// "without having to call"; mentioning it is not doing it) or a quantity
+/// ("no extra baggage", "no additional passengers": the summary still
+/// names the one bag or passenger).
+fn unjudgeable(s: &Scanned, from: usize, to: usize) -> bool {
+    const ACTION: &[&[&str]] = &[
+        &["want", "to"],
+        &["need", "to"],
+        &["having", "to"],
+        &["to"],
+        &["be"],
+        &["being"],
+    ];
+    // "without the reservation ID": the absence of something, not a ban.
+    const ARTICLES: &[&str] = &[
+        "the", "my", "your", "a", "an", "his", "her", "our", "their", "it",
+    ];
+    const QUANTITY: &[&str] = &[
+        "extra",
+        "additional",
+        "more",
+        "other",
+        "further",
+        "another",
+        "más",
+        "adicional",
+        "adicionales",
+        "zusätzlich",
+        "zusätzliche",
+        "weitere",
+        "supplémentaire",
+        "supplémentaires",
+        "autre",
+        "autres",
+        "mais",
+        "outro",
+        "outros",
+        "дополнительн",
+    ];
+    let words: Vec<&str> = (from..to).take(4).map(|i| s.word(i)).collect();
+    // Past a wish and an "any": "need any additional bags".
+    let mut i = usize::from(
+        matches!(words.first(), Some(&("want" | "need"))) && words.get(1) != Some(&"to"),
+    );
+    i += usize::from(words.get(i) == Some(&"any"));
+    let without = s.word(from.wrapping_sub(1)) == "without";
+    ACTION.iter().any(|a| words.starts_with(a))
+        || (without && words.first().is_some_and(|w| ARTICLES.contains(w)))
+        || words
+            .get(i)
+            .is_some_and(|w| QUANTITY.iter().any(|q| w.starts_with(q)))
+}
+
 /// Words a negation takes in: "without" and its kin still rule out inside a
 /// question ("how do I add an index without locking the table?").
 fn binds_in_questions(cue: &str) -> bool {
@@ -126,22 +269,51 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
             continue;
         };
         let question = asked.get(w.sentence as usize).copied().unwrap_or(false);
-        if w.quoted || covered(h, not) || (question && !binds_in_questions(cue)) {
+        if w.quoted
+            || covered(h, not)
+            || (question && !(binds_in_questions(cue) && verb_follows_without(s, h.last)))
+            || reports_a_fact(s, h, cue)
+        {
             continue;
         }
         let clause = s.clause_range(w.clause);
-        let scope = if POSTPOSED.contains(&cue) {
-            s.span(clause.start, h.first)
-        } else {
-            s.span(h.last, clause.end)
-        };
+        if !POSTPOSED.contains(&cue) && unjudgeable(s, h.last, clause.end) {
+            continue;
+        }
+        // The thing ruled out ends where a preposition or conjunction begins:
+        // "no insurance for this booking" rules out insurance, not bookings.
+        let end = (h.last..clause.end)
+            .find(|&i| i > h.last && STOPS.contains(&s.word(i)))
+            .unwrap_or(clause.end);
+        let (before, after) = (s.span(clause.start, h.first), s.span(h.last, end));
         let change = changes
             .iter()
             .any(|c| clause.contains(&c.first) && !(h.first..h.last).contains(&c.first));
-        let stems: Vec<String> = stems_of(scope)
-            .into_iter()
-            .filter(|st| !is_change_stem(st))
-            .collect();
+        let content = |scope: &str| -> Vec<String> {
+            stems_of(scope)
+                .into_iter()
+                .filter(|st| !is_change_stem(st) && !ADD_VERBS.matches_word(st))
+                .collect()
+        };
+        // Postposed negations, and verb-final orders ("Комментарии не
+        // добавляй": only a verb follows), rule out what comes before.
+        let stems = if POSTPOSED.contains(&cue) {
+            content(before)
+        } else {
+            let ahead = content(after);
+            let only_verbs = ahead.iter().all(|st| {
+                NEGATION_VERBS.contains(&st.as_str()) || low_weight().contains(st.as_str())
+            });
+            let verb_follows = (h.last..clause.end).any(|i| {
+                let word = s.word(i);
+                ADD_VERBS.matches_word(word) || CHANGE_VERBS.matches_word(word)
+            });
+            if only_verbs && verb_follows {
+                content(before)
+            } else {
+                ahead
+            }
+        };
         push_new(
             if change {
                 &mut r.protected
@@ -215,12 +387,19 @@ pub fn violation(
         negated
             .iter()
             .any(|h| s.words.get(h.first).is_some_and(|w| w.clause == clause))
+            || label_says_no(s, clause)
     };
     let clauses = s.words.last().map_or(0, |w| w.clause + 1);
     // Ruled-out words, code included: `logger.debug(...)` is logging.
     if !r.forbidden.is_empty() && ruled_in_bag(r.forbidden) {
+        let left_out = hits.get(&LEFT_OUT);
+        let excluded = |c: u32| {
+            left_out
+                .iter()
+                .any(|h| s.words.get(h.first).is_some_and(|w| w.clause == c))
+        };
         let mut used = Vec::new();
-        for c in (0..clauses).filter(|&c| !clause_negated(c)) {
+        for c in (0..clauses).filter(|&c| !clause_negated(c) && !excluded(c)) {
             let range = s.clause_range(c);
             for st in stems_of(s.span(range.start, range.end)) {
                 if r.forbidden.iter().any(|f| same_word(&st, f)) && !used.contains(&st) {
@@ -298,6 +477,27 @@ pub fn violation(
         }
     }
     None
+}
+
+/// "Travel insurance: No": a label whose value (the next clause, after a
+/// colon) is a no.
+fn label_says_no(s: &Scanned, clause: u32) -> bool {
+    const NO: &[&str] = &[
+        "no", "none", "not", "0", "n", "false", "declined", "nein", "keine", "non", "aucun",
+        "aucune", "não", "nenhum", "ninguno", "нет", "无", "否", "なし",
+    ];
+    let range = s.clause_range(clause);
+    let (Some(last), Some(next)) = (
+        range.end.checked_sub(1).and_then(|i| s.words.get(i)),
+        s.words.get(range.end),
+    ) else {
+        return false;
+    };
+    let gap = s
+        .text
+        .get(last.end as usize..next.start as usize)
+        .unwrap_or("");
+    next.sentence == last.sentence && gap.contains([':', '：']) && NO.contains(&s.word(range.end))
 }
 
 fn first_prose_sentence(s: &Scanned) -> u32 {
@@ -397,11 +597,34 @@ mod tests {
                 .is_empty()
         );
         assert!(ruled("Why don't my tests run?").forbidden.is_empty());
+        assert!(
+            ruled("I don't remember the reservation ID.")
+                .forbidden
+                .is_empty()
+        );
+        assert_eq!(ruled("I don't need insurance.").forbidden, ["insur"]);
+        assert!(ruled("I still don't have my user ID.").forbidden.is_empty());
+        assert!(
+            ruled("I really don't want to be transferred.")
+                .forbidden
+                .is_empty()
+        );
+        assert!(
+            ruled("It's just me, so no additional passengers.")
+                .forbidden
+                .is_empty()
+        );
+        // "without it" rules out nothing, and does not reach back past it.
+        let r = ruled("Could you change my return flight without it?");
+        assert!(r.forbidden.is_empty() && r.protected.is_empty(), "{r:?}");
         assert_eq!(
             ruled("How do I add an index without locking the table?").forbidden,
             ["lock", "tabl"]
         );
         assert_eq!(ruled("Ändere die Signatur nicht.").protected, ["signatur"]);
+        // Verb-final: the object comes before the negation.
+        let r = ruled("Перепиши этот цикл. Комментарии не добавляй.");
+        assert!(r.limits.no_comments, "{r:?}");
     }
 
     #[test]
@@ -449,5 +672,9 @@ mod tests {
             "Done; I used logger.debug for tracing."
         ));
         assert!(!breaks("Don't add logging.", "Done. No logging added."));
+        assert!(!breaks(
+            "I don't want travel insurance.",
+            "Booked.\n- **Travel insurance:** No\n- **Cabin:** Economy"
+        ));
     }
 }

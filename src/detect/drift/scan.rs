@@ -18,6 +18,8 @@ pub struct Word {
     pub code: bool,
     /// Inside quotation marks: material to work on, not instructions.
     pub quoted: bool,
+    /// Written in capitals ("EST", "DEN"): an acronym, not a function word.
+    pub caps: bool,
     /// Hash of the word, and of its first three characters (0 when shorter):
     /// cue lookups compare numbers, not strings.
     key: u32,
@@ -64,40 +66,63 @@ impl Scanned {
         let (mut fenced, mut inline, mut ticks) = (false, false, 0u8);
         let mut quoted = false;
         let mut chars = text.chars().peekable();
-        let close =
-            |start: &mut Option<usize>, out: &str, words: &mut Vec<Word>, c, s, code, quoted| {
-                if let Some(b) = start.take() {
-                    // A trailing apostrophe is a quote, not part of the word.
-                    let end = out.trim_end_matches('\'').len().max(b);
-                    if end > b && words.len() < MAX_WORDS {
-                        words.push(Word {
-                            start: b as u32,
-                            end: end as u32,
-                            clause: c,
-                            sentence: s,
-                            code,
-                            quoted,
-                            key: 0,
-                            key3: 0,
-                        });
-                    }
+        // Letters in the current word, and how many were capitals.
+        let (mut letters, mut capitals) = (0u32, 0u32);
+        let close = |start: &mut Option<usize>,
+                     out: &str,
+                     words: &mut Vec<Word>,
+                     c,
+                     s,
+                     code,
+                     quoted,
+                     caps| {
+            if let Some(b) = start.take() {
+                // A trailing apostrophe is a quote, not part of the word.
+                let end = out.trim_end_matches('\'').len().max(b);
+                if end > b && words.len() < MAX_WORDS {
+                    words.push(Word {
+                        start: b as u32,
+                        end: end as u32,
+                        clause: c,
+                        sentence: s,
+                        code,
+                        quoted,
+                        caps,
+                        key: 0,
+                        key3: 0,
+                    });
                 }
-            };
+            }
+        };
         while let Some(c) = chars.next() {
             // Fast path: an ASCII letter or digit continues or starts a word.
             if ticks == 0 && (c.is_ascii_alphanumeric() || c == '_') {
                 if start.is_none() {
                     start = Some(out.len());
                     last_len = 0;
+                    (letters, capitals) = (0, 0);
                 }
                 last_len += 1;
+                if c.is_ascii_alphabetic() {
+                    letters += 1;
+                    capitals += u32::from(c.is_ascii_uppercase());
+                }
                 out.push(c.to_ascii_lowercase());
                 continue;
             }
             // Fast path: a space ends a word and nothing else.
             if ticks == 0 && c == ' ' {
                 let code = fenced || inline;
-                close(&mut start, &out, &mut words, clause, sentence, code, quoted);
+                close(
+                    &mut start,
+                    &out,
+                    &mut words,
+                    clause,
+                    sentence,
+                    code,
+                    quoted,
+                    letters >= 2 && capitals == letters,
+                );
                 out.push(' ');
                 continue;
             }
@@ -128,7 +153,16 @@ impl Scanned {
                 }
             }
             if is_cjk(c) {
-                close(&mut start, &out, &mut words, clause, sentence, code, quoted);
+                close(
+                    &mut start,
+                    &out,
+                    &mut words,
+                    clause,
+                    sentence,
+                    code,
+                    quoted,
+                    letters >= 2 && capitals == letters,
+                );
                 last_len = 2;
                 let b = out.len();
                 out.push(c);
@@ -140,6 +174,7 @@ impl Scanned {
                         sentence,
                         code,
                         quoted,
+                        caps: false,
                         key: 0,
                         key3: 0,
                     });
@@ -150,8 +185,13 @@ impl Scanned {
                 if start.is_none() {
                     start = Some(out.len());
                     last_len = 0;
+                    (letters, capitals) = (0, 0);
                 }
                 last_len += 1;
+                if c.is_alphabetic() {
+                    letters += 1;
+                    capitals += u32::from(c.is_uppercase());
+                }
                 if c.is_ascii() {
                     out.push(c.to_ascii_lowercase());
                 } else {
@@ -164,7 +204,16 @@ impl Scanned {
             let dot_inside = c == '.'
                 && ((start.is_some() && chars.peek().is_some_and(|n| n.is_alphanumeric()))
                     || last_len == 1);
-            close(&mut start, &out, &mut words, clause, sentence, code, quoted);
+            close(
+                &mut start,
+                &out,
+                &mut words,
+                clause,
+                sentence,
+                code,
+                quoted,
+                letters >= 2 && capitals == letters,
+            );
             out.push(if c.is_whitespace() && c != '\n' {
                 ' '
             } else {
@@ -185,6 +234,7 @@ impl Scanned {
             sentence,
             fenced || inline,
             quoted,
+            letters >= 2 && capitals == letters,
         );
         for w in &mut words {
             let t = out.get(w.start as usize..w.end as usize).unwrap_or("");
