@@ -54,76 +54,115 @@ fn ends_sentence(c: char) -> bool {
     matches!(c, '!' | '?' | '\n' | '。' | '！' | '？')
 }
 
+/// The scanner's state while it walks a text once.
+#[derive(Default)]
+struct Builder {
+    out: String,
+    words: Vec<Word>,
+    clause: u32,
+    sentence: u32,
+    /// Where the current word starts in `out`, if inside one.
+    start: Option<usize>,
+    /// Characters in the current (or just ended) word: a dot after a single
+    /// letter ("e.g.", "i.e.") is an abbreviation, not a sentence end.
+    len: usize,
+    letters: u32,
+    capitals: u32,
+    fenced: bool,
+    inline: bool,
+    ticks: u8,
+    quoted: bool,
+}
+
+impl Builder {
+    fn code(&self) -> bool {
+        self.fenced || self.inline
+    }
+
+    fn push_word(&mut self, start: usize, end: usize, caps: bool) {
+        if end > start && self.words.len() < MAX_WORDS {
+            self.words.push(Word {
+                start: start as u32,
+                end: end as u32,
+                clause: self.clause,
+                sentence: self.sentence,
+                code: self.code(),
+                quoted: self.quoted,
+                caps,
+                key: 0,
+                key3: 0,
+            });
+        }
+    }
+
+    /// Ends the current word, if any.
+    fn close(&mut self) {
+        if let Some(b) = self.start.take() {
+            // A trailing apostrophe is a quote, not part of the word.
+            let end = self.out.trim_end_matches('\'').len().max(b);
+            let caps = self.letters >= 2 && self.capitals == self.letters;
+            self.push_word(b, end, caps);
+        }
+    }
+
+    /// Adds a character to the current word, starting one if needed.
+    fn letter(&mut self, c: char) {
+        if self.start.is_none() {
+            self.start = Some(self.out.len());
+            (self.len, self.letters, self.capitals) = (0, 0, 0);
+        }
+        self.len += 1;
+        if c.is_alphabetic() {
+            self.letters += 1;
+            self.capitals += u32::from(c.is_uppercase());
+        }
+        if c.is_ascii() {
+            self.out.push(c.to_ascii_lowercase());
+        } else {
+            self.out.extend(c.to_lowercase());
+        }
+    }
+
+    /// Backticks: one opens or closes inline code, three a block; quotes
+    /// outside code open or close quoted material.
+    fn track_marks(&mut self, c: char) {
+        if c == '`' {
+            self.ticks += 1;
+        } else if self.ticks > 0 {
+            if self.ticks >= 3 {
+                self.fenced = !self.fenced;
+            } else if !self.fenced {
+                self.inline = !self.inline;
+            }
+            self.ticks = 0;
+        }
+        if !self.code() {
+            match c {
+                '"' => self.quoted = !self.quoted,
+                '“' | '«' | '„' | '「' | '『' => self.quoted = c != '“' || !self.quoted,
+                '”' | '»' | '」' | '』' => self.quoted = false,
+                _ => {}
+            }
+        }
+    }
+}
+
 impl Scanned {
     pub fn new(text: &str) -> Self {
-        let mut out = String::with_capacity(text.len() + 8);
-        let mut words = Vec::new();
-        let (mut clause, mut sentence) = (0u32, 0u32);
-        let mut start: Option<usize> = None;
-        // Letters in the word before the current character: a dot after a
-        // single letter ("e.g.", "i.e.") is an abbreviation, not an end.
-        let mut last_len = 0usize;
-        let (mut fenced, mut inline, mut ticks) = (false, false, 0u8);
-        let mut quoted = false;
-        let mut chars = text.chars().peekable();
-        // Letters in the current word, and how many were capitals.
-        let (mut letters, mut capitals) = (0u32, 0u32);
-        let close = |start: &mut Option<usize>,
-                     out: &str,
-                     words: &mut Vec<Word>,
-                     c,
-                     s,
-                     code,
-                     quoted,
-                     caps| {
-            if let Some(b) = start.take() {
-                // A trailing apostrophe is a quote, not part of the word.
-                let end = out.trim_end_matches('\'').len().max(b);
-                if end > b && words.len() < MAX_WORDS {
-                    words.push(Word {
-                        start: b as u32,
-                        end: end as u32,
-                        clause: c,
-                        sentence: s,
-                        code,
-                        quoted,
-                        caps,
-                        key: 0,
-                        key3: 0,
-                    });
-                }
-            }
+        let mut b = Builder {
+            out: String::with_capacity(text.len() + 8),
+            ..Builder::default()
         };
+        let mut chars = text.chars().peekable();
         while let Some(c) = chars.next() {
-            // Fast path: an ASCII letter or digit continues or starts a word.
-            if ticks == 0 && (c.is_ascii_alphanumeric() || c == '_') {
-                if start.is_none() {
-                    start = Some(out.len());
-                    last_len = 0;
-                    (letters, capitals) = (0, 0);
-                }
-                last_len += 1;
-                if c.is_ascii_alphabetic() {
-                    letters += 1;
-                    capitals += u32::from(c.is_ascii_uppercase());
-                }
-                out.push(c.to_ascii_lowercase());
+            // Fast paths: ASCII letters and digits, and spaces.
+            if b.ticks == 0 && (c.is_ascii_alphanumeric() || c == '_') {
+                b.letter(c);
                 continue;
             }
-            // Fast path: a space ends a word and nothing else.
-            if ticks == 0 && c == ' ' {
-                let code = fenced || inline;
-                close(
-                    &mut start,
-                    &out,
-                    &mut words,
-                    clause,
-                    sentence,
-                    code,
-                    quoted,
-                    letters >= 2 && capitals == letters,
-                );
-                out.push(' ');
+            if b.ticks == 0 && c == ' ' {
+                b.close();
+                b.out.push(' ');
                 continue;
             }
             let c = if matches!(c, '\u{2019}' | '\u{2018}' | '\u{02BC}') {
@@ -131,111 +170,40 @@ impl Scanned {
             } else {
                 c
             };
-            // Three backticks open or close a code block.
-            // One backtick opens or closes inline code; three a block.
-            if c == '`' {
-                ticks += 1;
-            } else if ticks > 0 {
-                if ticks >= 3 {
-                    fenced = !fenced;
-                } else if !fenced {
-                    inline = !inline;
-                }
-                ticks = 0;
-            }
-            let code = fenced || inline;
-            if !code {
-                match c {
-                    '"' => quoted = !quoted,
-                    '“' | '«' | '„' | '「' | '『' => quoted = c != '“' || !quoted,
-                    '”' | '»' | '」' | '』' => quoted = false,
-                    _ => {}
-                }
-            }
+            b.track_marks(c);
             if is_cjk(c) {
-                close(
-                    &mut start,
-                    &out,
-                    &mut words,
-                    clause,
-                    sentence,
-                    code,
-                    quoted,
-                    letters >= 2 && capitals == letters,
-                );
-                last_len = 2;
-                let b = out.len();
-                out.push(c);
-                if words.len() < MAX_WORDS {
-                    words.push(Word {
-                        start: b as u32,
-                        end: out.len() as u32,
-                        clause,
-                        sentence,
-                        code,
-                        quoted,
-                        caps: false,
-                        key: 0,
-                        key3: 0,
-                    });
-                }
+                // Each CJK character is a word of its own.
+                b.close();
+                b.len = 2;
+                let at = b.out.len();
+                b.out.push(c);
+                b.push_word(at, b.out.len(), false);
                 continue;
             }
-            if is_word_char(c) && !(c == '\'' && start.is_none()) {
-                if start.is_none() {
-                    start = Some(out.len());
-                    last_len = 0;
-                    (letters, capitals) = (0, 0);
-                }
-                last_len += 1;
-                if c.is_alphabetic() {
-                    letters += 1;
-                    capitals += u32::from(c.is_uppercase());
-                }
-                if c.is_ascii() {
-                    out.push(c.to_ascii_lowercase());
-                } else {
-                    out.extend(c.to_lowercase());
-                }
+            if is_word_char(c) && !(c == '\'' && b.start.is_none()) {
+                b.letter(c);
                 continue;
             }
             // A dot inside a word or number ("e.g", "3.11", "file.txt") is
             // not a sentence end.
             let dot_inside = c == '.'
-                && ((start.is_some() && chars.peek().is_some_and(|n| n.is_alphanumeric()))
-                    || last_len == 1);
-            close(
-                &mut start,
-                &out,
-                &mut words,
-                clause,
-                sentence,
-                code,
-                quoted,
-                letters >= 2 && capitals == letters,
-            );
-            out.push(if c.is_whitespace() && c != '\n' {
+                && ((b.start.is_some() && chars.peek().is_some_and(|n| n.is_alphanumeric()))
+                    || b.len == 1);
+            b.close();
+            b.out.push(if c.is_whitespace() && c != '\n' {
                 ' '
             } else {
                 c
             });
             if ends_sentence(c) || (c == '.' && !dot_inside) {
-                sentence += 1;
-                clause += 1;
+                b.sentence += 1;
+                b.clause += 1;
             } else if ends_clause(c) {
-                clause += 1;
+                b.clause += 1;
             }
         }
-        close(
-            &mut start,
-            &out,
-            &mut words,
-            clause,
-            sentence,
-            fenced || inline,
-            quoted,
-            letters >= 2 && capitals == letters,
-        );
+        b.close();
+        let Builder { out, mut words, .. } = b;
         for w in &mut words {
             let t = out.get(w.start as usize..w.end as usize).unwrap_or("");
             w.key = key(t);
