@@ -163,20 +163,20 @@ fn weight(stem: &str) -> f64 {
     }
 }
 
-/// The synonym groups a stem belongs to, through a table built once.
-fn synonym_groups(stem: &str) -> &'static [u8] {
-    type Table = HashMap<&'static str, Vec<u8>, FastBuild>;
-    static TABLE: OnceLock<Table> = OnceLock::new();
+/// The synonym groups a stem belongs to, as a bit set (one bit per group of
+/// `SYNONYMS`), through a table built once.
+fn synonym_groups(stem: &str) -> u64 {
+    static TABLE: OnceLock<HashMap<&'static str, u64, FastBuild>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        let mut t = Table::default();
-        for (g, members) in SYNONYMS.iter().enumerate() {
+        let mut t: HashMap<&'static str, u64, FastBuild> = HashMap::default();
+        for (g, members) in SYNONYMS.iter().enumerate().take(64) {
             for m in *members {
-                t.entry(*m).or_default().push(g as u8);
+                *t.entry(*m).or_default() |= 1 << g;
             }
         }
         t
     });
-    table.get(stem).map_or(&[], Vec::as_slice)
+    table.get(stem).copied().unwrap_or(0)
 }
 
 /// What anchors a response, prepared once per judgement: anchored means in
@@ -185,9 +185,8 @@ fn synonym_groups(stem: &str) -> &'static [u8] {
 struct Anchors<'a> {
     bags: &'a [&'a KeywordBag],
     glossary: &'a [String],
-    /// Which synonym groups the anchors touch, and whether any does.
-    groups: Vec<bool>,
-    any_group: bool,
+    /// The synonym groups the anchors touch, one bit per group.
+    groups: u64,
     /// Five-character prefixes of anchor stems, sorted.
     prefixes: Vec<String>,
     /// For an answer in a language with a light stemmer: that stemmer's
@@ -199,16 +198,9 @@ impl<'a> Anchors<'a> {
     fn new(bags: &'a [&'a KeywordBag], glossary: &'a [String], lang: Option<Lang>) -> Self {
         // Activated from the anchors' side: a request has a dozen stems,
         // the synonym table hundreds.
-        let mut groups = vec![false; SYNONYMS.len()];
-        let mut activate = |stem: &str| {
-            for &g in synonym_groups(stem) {
-                if let Some(on) = groups.get_mut(usize::from(g)) {
-                    *on = true;
-                }
-            }
-        };
+        let mut groups = 0u64;
         for (stem, _, _) in bags.iter().flat_map(|b| b.iter()) {
-            activate(stem);
+            groups |= synonym_groups(stem);
         }
         let mut prefixes: Vec<String> = bags
             .iter()
@@ -230,25 +222,20 @@ impl<'a> Anchors<'a> {
         });
         if let Some((_, stems)) = &light {
             for stem in stems {
-                activate(stem);
+                groups |= synonym_groups(stem);
             }
         }
-        let any_group = groups.iter().any(|g| *g);
         Self {
             bags,
             glossary,
             groups,
-            any_group,
             prefixes,
             light,
         }
     }
 
     fn in_active_group(&self, stem: &str) -> bool {
-        self.any_group
-            && synonym_groups(stem)
-                .iter()
-                .any(|&g| self.groups.get(usize::from(g)).copied().unwrap_or(false))
+        self.groups != 0 && synonym_groups(stem) & self.groups != 0
     }
 
     /// `has`, or the same word by the answer language's light stemmer.
@@ -607,6 +594,14 @@ mod tests {
             "Use the standard library:\n```go\nvar u User\njson.Unmarshal(data, &u)\n```",
         );
         assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+    }
+
+    #[test]
+    fn synonym_groups_fit_one_bit_set() {
+        assert!(
+            SYNONYMS.len() <= 64,
+            "synonym_groups keeps one bit per group"
+        );
     }
 
     #[test]
