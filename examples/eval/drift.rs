@@ -78,6 +78,15 @@ fn reins_drifts(c: &Case) -> (bool, Vec<String>) {
         })
         .unwrap_or_default();
     let warned = d.has(DecisionKind::ScopeDrift);
+    if std::env::var_os("REINS_EVAL_TOKENS").is_some() && warned && c.label == "drift" {
+        eprintln!(
+            "{} {:?} listed {:?} expected {:?}",
+            c.id,
+            c.category,
+            &tokens[..tokens.len().min(6)],
+            c.expected_tokens
+        );
+    }
     if std::env::var_os("REINS_EVAL_VERBOSE").is_some() && warned != (c.label == "drift") {
         let cause = d.concerns.iter().find_map(|v| match v {
             reins::Verdict::ScopeDrift { cause, .. } => Some(format!("{cause:?}")),

@@ -3,9 +3,9 @@
 //! connective ("außerdem", "also") counts only beside a first-person action,
 //! so explanations that say "moreover" are not additions.
 
-use super::cues::{ADDITION_STRONG, ADDITION_WEAK, FIRST_PERSON, UPSELL};
+use super::cues::{ADD_VERBS, ADDITION_STRONG, ADDITION_WEAK, CHANGE_VERBS, FIRST_PERSON, UPSELL};
 use super::scan::{Hits, Scanned};
-use crate::text::KeywordBag;
+use crate::text::{KeywordBag, is_cjk};
 
 /// Stems of announcing sentences that `new` (stem, surface) accepts (content the request
 /// never mentioned), in order of appearance.
@@ -40,11 +40,32 @@ pub fn added(
     }
     sentences.sort_unstable();
     sentences.dedup();
+    // The cue words themselves ("además", "habe ich", "我还") are not what
+    // was added.
+    let cue_word = |i: usize| {
+        strong
+            .iter()
+            .chain(weak)
+            .chain(upsell)
+            .chain(first_person)
+            .any(|h| (h.first..h.last).contains(&i))
+    };
     let mut out: Vec<String> = Vec::new();
     for sentence in sentences {
         let range = s.sentence_range(sentence);
-        let text = s.span(range.start, range.end);
-        for (st, surface, _) in KeywordBag::from_text(text).iter() {
+        let mut text = String::new();
+        let mut prev: Option<usize> = None;
+        for i in range.filter(|&i| !cue_word(i)) {
+            let word = s.word(i);
+            // CJK characters stay joined so their bigrams survive.
+            let cjk = |j: usize| s.word(j).chars().next().is_some_and(is_cjk);
+            if prev.is_some_and(|p| !(p + 1 == i && cjk(p) && cjk(i))) {
+                text.push(' ');
+            }
+            text.push_str(word);
+            prev = Some(i);
+        }
+        for (st, surface, _) in KeywordBag::from_text(&text).iter() {
             if new(st, surface) && !out.iter().any(|o| o == st) {
                 out.push(st.to_string());
             }
@@ -173,4 +194,19 @@ pub fn concerns(code: &str, anchored: &dyn Fn(&str) -> bool) -> Vec<String> {
         keep
     });
     words
+}
+
+/// Words that name the act rather than the thing ("added", "migrated",
+/// "implementado", "basculé", "hinzugefügt"): listed after the things.
+pub fn is_action_word(word: &str) -> bool {
+    let n = word.chars().count();
+    (n > 4 && word.ends_with("ed"))
+        || (n > 5
+            && ["ado", "ido", "ada", "ida"]
+                .iter()
+                .any(|e| word.ends_with(e)))
+        || (n > 4 && (word.ends_with('é') || word.ends_with("ée")))
+        || (n > 5 && word.starts_with("ge") && word.ends_with('t'))
+        || ADD_VERBS.matches_word(word)
+        || CHANGE_VERBS.matches_word(word)
 }

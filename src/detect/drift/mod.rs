@@ -318,7 +318,11 @@ pub fn judge(
     let listed = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
         let mut picked: Vec<&(&str, &str, f64)> =
             unanchored.iter().filter(|(s, _, _)| pick(s)).collect();
-        picked.sort_by(|a, b| b.2.total_cmp(&a.2));
+        picked.sort_by(|a, b| {
+            listing_rank(a.1)
+                .cmp(&listing_rank(b.1))
+                .then(b.2.total_cmp(&a.2))
+        });
         picked
             .iter()
             .take(MAX_LISTED)
@@ -424,6 +428,20 @@ fn light_stem(lang: Lang, word: &str) -> String {
     let mut out = String::new();
     stem_light::stem_into(lang, word, &mut out);
     out
+}
+
+/// Order of the words a warning lists: things first; CJK bigrams that
+/// straddle a particle ("了日") next; verbs of doing ("added", "migrated")
+/// last.
+fn listing_rank(surface: &str) -> u8 {
+    const PARTICLES: &str = "的了是在我你他她们个和也就都而及与着或把被给这那有为以于之其将还又很の는はがをにでともしますた";
+    if additions::is_action_word(surface) {
+        2
+    } else if surface.chars().any(|c| is_cjk(c) && PARTICLES.contains(c)) {
+        1
+    } else {
+        0
+    }
 }
 
 /// The keyword stem of one word, if it is a keyword at all.
