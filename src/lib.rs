@@ -34,6 +34,7 @@ pub mod event;
 pub(crate) mod hash;
 pub mod regulator;
 pub mod replay;
+pub(crate) mod sort;
 pub mod state;
 pub mod text;
 #[cfg(target_arch = "wasm32")]

@@ -190,7 +190,9 @@ impl Store {
 
     /// Builds a trimmed store from records in any order.
     pub fn from_records(mut records: Vec<Record>, cfg: &Config) -> Store {
-        records.sort_by(|a, b| a.topic.cmp(&b.topic).then_with(|| a.age_cmp(b)));
+        crate::sort::sort_by(&mut records, |a, b| {
+            a.topic.cmp(&b.topic).then_with(|| a.age_cmp(b))
+        });
         let mut store = Store::default();
         for r in records.into_iter().filter(|r| !r.topic.is_empty()) {
             store.topics.entry(r.topic.clone()).or_default().push(r);
@@ -242,7 +244,7 @@ impl Store {
             }
         }
         let mut ids: Vec<u64> = self.records().map(|r| r.id).collect();
-        ids.sort_unstable();
+        crate::sort::sort_u64(&mut ids);
         if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
             return Err(Error::range_error(
                 format!("{field}.id"),
@@ -315,7 +317,7 @@ impl<'de> Deserialize<'de> for Store {
                 while let Some(topic) = map.next_key::<String>()? {
                     let mut list = map.next_value_seed(Rows(&topic))?;
                     if !list.is_sorted_by(|a, b| a.age_cmp(b) != Ordering::Greater) {
-                        list.sort_by(Record::age_cmp);
+                        crate::sort::sort_by(&mut list, Record::age_cmp);
                     }
                     store.len += list.len();
                     if !list.is_empty() && store.topics.insert(topic.clone(), list).is_some() {

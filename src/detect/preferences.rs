@@ -44,7 +44,7 @@ impl Preferences {
     }
 
     fn trim(&mut self) {
-        self.0.sort_by_key(Preference::order);
+        crate::sort::sort_by_key(&mut self.0, Preference::order);
         let cut = self.0.len().saturating_sub(MAX_PREFERENCES);
         self.0.drain(..cut);
     }
@@ -52,7 +52,9 @@ impl Preferences {
     /// Union by id, newest kept. Commutative, associative, idempotent.
     pub fn merge(&self, other: &Preferences) -> Preferences {
         let mut all: Vec<Preference> = self.0.iter().chain(other.0.iter()).cloned().collect();
-        all.sort_by(|a, b| a.order().cmp(&b.order()).then_with(|| a.text.cmp(&b.text)));
+        crate::sort::sort_by(&mut all, |a, b| {
+            a.order().cmp(&b.order()).then_with(|| a.text.cmp(&b.text))
+        });
         all.dedup_by_key(|p| p.id);
         let mut out = Preferences(all);
         out.trim();
@@ -77,7 +79,7 @@ impl Preferences {
             ));
         }
         let mut ids: Vec<u64> = self.0.iter().map(|p| p.id).collect();
-        ids.sort_unstable();
+        crate::sort::sort_u64(&mut ids);
         if ids.windows(2).any(|w| w[0] == w[1]) {
             return Err(Error::range_error(
                 "memory.preferences",

@@ -31,7 +31,7 @@ pub fn drift_tokens(task: &KeywordBag, response: &KeywordBag) -> Vec<String> {
         .filter(|(stem, _, _)| !task.contains_stem(stem))
         .map(|(_, surface, count)| (surface, count))
         .collect();
-    items.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+    crate::sort::sort_by_key(&mut items, |&(_, count)| std::cmp::Reverse(count));
     items
         .into_iter()
         .take(MAX_LISTED)

@@ -340,7 +340,9 @@ impl Fingerprint<'_> {
             let Some(tail) = calls.get(n - len..) else {
                 continue;
             };
-            let distinct: std::collections::BTreeSet<u64> = tail.iter().map(|c| c.key).collect();
+            let mut distinct: Vec<u64> = tail.iter().map(|c| c.key).collect();
+            crate::sort::sort_u64(&mut distinct);
+            distinct.dedup();
             if distinct.len() < 2 {
                 continue; // a single repeated call is `identical`
             }

@@ -82,12 +82,12 @@ pub fn topic_key(task: &KeywordBag) -> String {
         .collect();
     // Salience: repeated first, then longer (more specific), then text order
     // (the sort is stable) for a deterministic choice.
-    cands.sort_by(|a, b| {
+    crate::sort::sort_by(&mut cands, |a, b| {
         b.1.cmp(&a.1)
             .then_with(|| b.0.chars().count().cmp(&a.0.chars().count()))
     });
     let mut parts: Vec<&str> = cands.iter().take(KEY_PARTS).map(|(s, _)| *s).collect();
-    parts.sort_unstable();
+    crate::sort::sort(&mut parts);
     parts.join("+")
 }
 

@@ -38,7 +38,7 @@ pub fn added(
             sentences.extend(sentence);
         }
     }
-    sentences.sort_unstable();
+    crate::sort::sort(&mut sentences);
     sentences.dedup();
     // The cue words themselves ("además", "habe ich", "我还") are not what
     // was added.
@@ -109,7 +109,7 @@ fn concern_of(part: &str) -> Option<usize> {
             .enumerate()
             .flat_map(|(g, words)| words.iter().map(move |w| (*w, g)))
             .collect();
-        t.sort_unstable();
+        crate::sort::sort(&mut t);
         // Most parts start with a letter no concern word starts with.
         let mut first = [false; 128];
         for (w, _) in &t {

@@ -79,7 +79,7 @@ impl Counts {
             .zip(self.profiles)
             .map(|((lang, _), n)| (n, *lang))
             .collect();
-        scores.sort_unstable_by(|a, b| b.cmp(a));
+        crate::sort::sort_by(&mut scores, |a, b| b.cmp(a));
         // Short texts share function words across languages: require a clear lead.
         match (scores.first(), scores.get(1)) {
             (Some(&(best, lang)), Some(&(second, _)))

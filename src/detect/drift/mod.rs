@@ -25,7 +25,6 @@ mod words;
 use serde::{Deserialize, Serialize};
 
 use super::scope::MAX_LISTED;
-use crate::hash::FastBuild;
 use crate::text::stem_light::{self, Lang};
 use crate::text::{KeywordBag, is_cjk};
 use cues::{TARGET_CUES, TARGETS, THANKS, TRANSLATION};
@@ -33,9 +32,8 @@ pub use lang::language;
 use lang::language_of_scanned;
 pub use negation::Limits;
 use scan::{Hits, Scanned};
-use std::collections::HashMap;
 use std::sync::OnceLock;
-use words::{FAMILIES, FENCE_TAGS, SYNONYMS, low_weight};
+use words::{FAMILIES, FENCE_TAGS, SYNONYMS, WordTable, low_weight};
 
 /// What made the answer drift.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -151,7 +149,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
 }
 
 fn weight(stem: &str) -> f64 {
-    if low_weight().contains(stem) {
+    if low_weight().contains_key(stem) {
         0.2
     } else if stem.chars().any(is_cjk) {
         // Character bigrams: many straddle two words and carry little.
@@ -166,9 +164,9 @@ fn weight(stem: &str) -> f64 {
 /// The synonym groups a stem belongs to, as a bit set (one bit per group of
 /// `SYNONYMS`), through a table built once.
 fn synonym_groups(stem: &str) -> u64 {
-    static TABLE: OnceLock<HashMap<&'static str, u64, FastBuild>> = OnceLock::new();
+    static TABLE: OnceLock<WordTable> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        let mut t: HashMap<&'static str, u64, FastBuild> = HashMap::default();
+        let mut t = WordTable::default();
         for (g, members) in SYNONYMS.iter().enumerate().take(64) {
             for m in *members {
                 *t.entry(*m).or_default() |= 1 << g;
@@ -208,7 +206,7 @@ impl<'a> Anchors<'a> {
             .filter(|(s, _, _)| s.chars().count() >= 5)
             .map(|(s, _, _)| s.chars().take(5).collect())
             .collect();
-        prefixes.sort_unstable();
+        crate::sort::sort(&mut prefixes);
         prefixes.dedup();
         let light = lang.map(|l| {
             let mut stems: Vec<String> = bags
@@ -216,7 +214,7 @@ impl<'a> Anchors<'a> {
                 .flat_map(|b| b.iter())
                 .map(|(_, surface, _)| light_stem(l, surface))
                 .collect();
-            stems.sort_unstable();
+            crate::sort::sort(&mut stems);
             stems.dedup();
             (l, stems)
         });
@@ -318,7 +316,7 @@ pub fn judge(
     let listed = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
         let mut picked: Vec<&(&str, &str, f64)> =
             unanchored.iter().filter(|(s, _, _)| pick(s)).collect();
-        picked.sort_by(|a, b| {
+        crate::sort::sort_by(&mut picked, |a, b| {
             listing_rank(a.1)
                 .cmp(&listing_rank(b.1))
                 .then(b.2.total_cmp(&a.2))
@@ -347,7 +345,7 @@ pub fn judge(
                 .iter()
                 .filter(|(s, _, _)| weight(s) >= 1.0)
                 .collect();
-            new.sort_by(|a, b| b.2.total_cmp(&a.2));
+            crate::sort::sort_by(&mut new, |a, b| b.2.total_cmp(&a.2));
             new.iter().map(|(_, f, _)| f.to_string()).collect()
         };
         if let Some(tokens) = negation::violation(&rules, &scanned, &hits, resp_bag, &new_content) {

@@ -249,7 +249,7 @@ fn push_new(into: &mut Vec<String>, stems: Vec<String>) {
         if into.len() < MAX_STEMS
             && !NEGATION_VERBS.contains(&s.as_str())
             && !GENERIC.contains(&s.as_str())
-            && !low_weight().contains(s.as_str())
+            && !low_weight().contains_key(s.as_str())
             && !into.contains(&s)
         {
             into.push(s);
@@ -302,7 +302,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         } else {
             let ahead = content(after);
             let only_verbs = ahead.iter().all(|st| {
-                NEGATION_VERBS.contains(&st.as_str()) || low_weight().contains(st.as_str())
+                NEGATION_VERBS.contains(&st.as_str()) || low_weight().contains_key(st.as_str())
             });
             let verb_follows = (h.last..clause.end).any(|i| {
                 let word = s.word(i);

@@ -428,7 +428,7 @@ fn index() -> &'static Index {
                 }
             }
         }
-        idx.sort_unstable();
+        crate::sort::sort(&mut idx);
         idx.shrink_to_fit();
         let mut filter = vec![0u64; 1024];
         for e in &idx {

@@ -1,7 +1,7 @@
 //! Word lists for scope drift: explanation vocabulary, synonym groups,
 //! technology families, language profiles, foreign function words.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::hash::FastBuild;
@@ -574,10 +574,10 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
 
 /// Function word → bit set of the Latin profiles it belongs to, built once:
 /// one lookup per word instead of a scan of every profile.
-pub(super) fn profile_table() -> &'static HashMap<&'static str, u8, FastBuild> {
-    static TABLE: OnceLock<HashMap<&'static str, u8, FastBuild>> = OnceLock::new();
+pub(super) fn profile_table() -> &'static WordTable {
+    static TABLE: OnceLock<WordTable> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t: HashMap<&'static str, u8, FastBuild> = HashMap::default();
+        let mut t = WordTable::default();
         for (i, (_, words)) in LATIN_PROFILES.iter().enumerate() {
             for w in *words {
                 *t.entry(w).or_default() |= 1 << i;
@@ -632,10 +632,21 @@ pub(super) const LATIN_PROFILES: &[(&str, &[&str])] = &[
 
 /// Explanation and foreign function words, as a set: `weight` runs for every
 /// word of every answer.
-pub(super) fn low_weight() -> &'static HashSet<&'static str, FastBuild> {
-    static SET: OnceLock<HashSet<&'static str, FastBuild>> = OnceLock::new();
-    SET.get_or_init(|| GENERIC.iter().chain(FUNCTION_WORDS).copied().collect())
+pub(super) fn low_weight() -> &'static WordTable {
+    static SET: OnceLock<WordTable> = OnceLock::new();
+    SET.get_or_init(|| {
+        GENERIC
+            .iter()
+            .chain(FUNCTION_WORDS)
+            .map(|w| (*w, 0))
+            .collect()
+    })
 }
+
+/// Word → bit set. The one hash-map type of the word tables (the synonym
+/// groups, the Latin profiles, the low-weight set): one instantiation of the
+/// hash map code in the wasm module instead of three.
+pub(super) type WordTable = HashMap<&'static str, u64, FastBuild>;
 
 /// Function words of the other supported languages (the English ones are
 /// already stop words), so they do not count as unanchored content.
