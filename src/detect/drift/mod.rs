@@ -393,9 +393,10 @@ pub fn judge(
             return report(Cause::Additions, concerns);
         }
     }
-    // Hardly anything anchored at all: a long answer may touch one request
-    // word in passing, a short one none; a question back is never off topic,
-    // nor an answer that covers most of what the request named.
+    // Hardly anything anchored at all, and not one of the request's content
+    // words repeated: off-topic answers that share a noun with the request
+    // are missed, but a warning that cries wolf gets switched off. A
+    // question back is never off topic.
     let content = |st: &str| weight(st) >= 0.5;
     let (task_content, covered) = task.map_or((0, 0), |t| {
         t.iter()
@@ -409,7 +410,7 @@ pub fn judge(
         && resp_content >= 2
         && !short_reply(&scanned)
         && anchored_content <= resp_content / 20
-        && covered * 2 < task_content
+        && covered == 0
         && score >= off_topic_at
         && !asks_back
     {
