@@ -3,6 +3,8 @@
 //! `baseline.rs`, clearly labelled), and prints per-category figures.
 //!
 //! `cargo run --release --example eval` (labelling guidelines: `eval/GUIDELINE-*.md`).
+//! With `REINS_EVAL_VERBOSE=1` it prints each wrongly judged drift pair to
+//! stderr; with `REINS_EVAL_TOKENS=1`, the words listed on each warned one.
 
 mod baseline;
 mod drift;
