@@ -1,10 +1,10 @@
 //! Cue phrases, per language, in the `CueSet` syntax: words as written, a
 //! final `*` for a prefix. Lists are small and general; each says why it exists.
 
-use super::scan::{Lazy, Source};
+use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&Lazy; 19] = [
+pub static ALL: [&CueList; 19] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -27,7 +27,7 @@ pub static ALL: [&Lazy; 19] = [
 ];
 
 /// Announces an addition outright, whoever reads it.
-pub static ADDITION_STRONG: Lazy = Lazy::new(
+pub static ADDITION_STRONG: CueList = CueList::new(
     0,
     &[
         "i also",
@@ -89,7 +89,7 @@ pub static ADDITION_STRONG: Lazy = Lazy::new(
 /// Connectives that announce an addition only in a sentence that also says
 /// "I did" (a first-person action): "Außerdem darf keine Referenz…" explains,
 /// "Außerdem habe ich…" adds.
-pub static ADDITION_WEAK: Lazy = Lazy::new(
+pub static ADDITION_WEAK: CueList = CueList::new(
     1,
     &[
         "additionally",
@@ -118,7 +118,7 @@ pub static ADDITION_WEAK: Lazy = Lazy::new(
 );
 
 /// First-person action markers for `ADDITION_WEAK`.
-pub static FIRST_PERSON: Lazy = Lazy::new(
+pub static FIRST_PERSON: CueList = CueList::new(
     2,
     &[
         "i",
@@ -149,7 +149,7 @@ pub static FIRST_PERSON: Lazy = Lazy::new(
 );
 
 /// Offers of something else to buy or join, in an answer to another request.
-pub static UPSELL: Lazy = Lazy::new(
+pub static UPSELL: CueList = CueList::new(
     3,
     &[
         "you might love",
@@ -169,7 +169,7 @@ pub static UPSELL: Lazy = Lazy::new(
 );
 
 /// Negations that rule something out for the rest of the clause.
-pub static NEGATION: Lazy = Lazy::new(
+pub static NEGATION: CueList = CueList::new(
     4,
     &[
         "don't",
@@ -210,7 +210,7 @@ pub static NEGATION: Lazy = Lazy::new(
 
 /// Where a negation cue is a statement, not an instruction: "I never got
 /// it", "there is no output", "区别" (别 inside a word).
-pub static NEGATION_NOT: Lazy = Lazy::new(
+pub static NEGATION_NOT: CueList = CueList::new(
     5,
     &[
         "i never",
@@ -262,7 +262,7 @@ pub const POSTPOSED: &[&str] = &["nicht", "しないで", "ないで"];
 
 /// Verbs of changing something: under a negation they protect ("don't touch
 /// the CSS"), in an answer they report a change ("I changed the signature").
-pub static CHANGE_VERBS: Lazy = Lazy::new(
+pub static CHANGE_VERBS: CueList = CueList::new(
     6,
     &[
         "touch*",
@@ -318,7 +318,7 @@ pub static CHANGE_VERBS: Lazy = Lazy::new(
 
 /// Verbs of adding or using: under a negation they are the action, not the
 /// thing ruled out ("don't add logging", "Kommentare nicht hinzufügen").
-pub static ADD_VERBS: Lazy = Lazy::new(
+pub static ADD_VERBS: CueList = CueList::new(
     16,
     &[
         "add*",
@@ -358,7 +358,7 @@ pub static ADD_VERBS: Lazy = Lazy::new(
 );
 
 /// "Keep X as it is": what follows is protected.
-pub static KEEP: Lazy = Lazy::new(
+pub static KEEP: CueList = CueList::new(
     7,
     &[
         "keep",
@@ -384,7 +384,7 @@ pub static KEEP: Lazy = Lazy::new(
 );
 
 /// No explanation wanted: "only the SQL", "no explanation", "不要解释".
-pub static NO_EXPLANATION: Lazy = Lazy::new(
+pub static NO_EXPLANATION: CueList = CueList::new(
     8,
     &[
         "no explanation*",
@@ -424,7 +424,7 @@ pub static NO_EXPLANATION: Lazy = Lazy::new(
 );
 
 /// No examples wanted.
-pub static NO_EXAMPLES: Lazy = Lazy::new(
+pub static NO_EXAMPLES: CueList = CueList::new(
     9,
     &[
         "no example*",
@@ -440,7 +440,7 @@ pub static NO_EXAMPLES: Lazy = Lazy::new(
 );
 
 /// An example given anyway.
-pub static EXAMPLE_GIVEN: Lazy = Lazy::new(
+pub static EXAMPLE_GIVEN: CueList = CueList::new(
     10,
     &[
         "for example",
@@ -461,7 +461,7 @@ pub static EXAMPLE_GIVEN: Lazy = Lazy::new(
 );
 
 /// One sentence wanted.
-pub static ONE_SENTENCE: Lazy = Lazy::new(
+pub static ONE_SENTENCE: CueList = CueList::new(
     11,
     &[
         "in one sentence",
@@ -482,7 +482,7 @@ pub static ONE_SENTENCE: Lazy = Lazy::new(
 );
 
 /// Nothing new wanted: shorten or correct, do not reword or add.
-pub static NO_NEW_CONTENT: Lazy = Lazy::new(
+pub static NO_NEW_CONTENT: CueList = CueList::new(
     12,
     &[
         "without adding anything",
@@ -509,7 +509,7 @@ pub static NO_NEW_CONTENT: Lazy = Lazy::new(
 );
 
 /// A translation or another language asked for, with the language if named.
-pub static TRANSLATION: Lazy = Lazy::new(
+pub static TRANSLATION: CueList = CueList::new(
     13,
     &[
         "translat*",
@@ -568,11 +568,11 @@ pub const TARGETS: &[(&str, &str)] = &[
 ];
 
 /// The phrases of `TARGETS`, as a cue set (hit `cue` indexes `TARGETS`).
-pub static TARGET_CUES: Lazy = Lazy::from(14, Source::Pairs(TARGETS));
+pub static TARGET_CUES: CueList = CueList::from(14, Source::Pairs(TARGETS));
 
 /// In an answer, marks a clause that keeps or did not change something
 /// ("the signature is unchanged", "I didn't touch the CSS").
-pub static KEPT: Lazy = Lazy::new(
+pub static KEPT: CueList = CueList::new(
     15,
     &[
         "doesn't",
@@ -604,7 +604,7 @@ pub static KEPT: Lazy = Lazy::new(
 );
 
 /// Thanks and goodbyes: a closing message, to which any courteous reply fits.
-pub static THANKS: Lazy = Lazy::new(
+pub static THANKS: CueList = CueList::new(
     17,
     &[
         "thank*",
@@ -625,7 +625,7 @@ pub static THANKS: Lazy = Lazy::new(
 
 /// In an answer, marks a clause that reports leaving something out ("with
 /// the travel insurance removed").
-pub static LEFT_OUT: Lazy = Lazy::new(
+pub static LEFT_OUT: CueList = CueList::new(
     18,
     &[
         "removed",

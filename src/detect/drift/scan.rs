@@ -1,7 +1,8 @@
 //! One pass over a text for every cue list: the text is lowercased once and
 //! cut into words (CJK characters count as one word each), each word knowing
-//! its clause and sentence; cue phrases are looked up by their first word, so
-//! a text costs one hash lookup per word, not a substring search per cue.
+//! its clause, sentence, and whether it is code, quoted or in capitals; the
+//! cues of all lists are looked up by their first word in one index, so a
+//! text costs a bit test per word, not a substring search per cue.
 
 use std::sync::OnceLock;
 
@@ -301,12 +302,12 @@ pub enum Source {
 /// One cue list. A cue is a phrase of words written as in the text (CJK
 /// characters separated or not); a final `*` makes the last word a prefix
 /// ("kein*" matches "keine"). `id` is its slot in `cues::ALL`.
-pub struct Lazy {
+pub struct CueList {
     id: usize,
     source: Source,
 }
 
-impl Lazy {
+impl CueList {
     pub const fn new(id: usize, list: &'static [&'static str]) -> Self {
         Self::from(id, Source::List(list))
     }
@@ -488,11 +489,11 @@ impl Hits {
         Self { by_list }
     }
 
-    pub fn get(&self, list: &Lazy) -> &[Hit] {
+    pub fn get(&self, list: &CueList) -> &[Hit] {
         self.by_list.get(list.id).map_or(&[], Vec::as_slice)
     }
 
-    pub fn any(&self, list: &Lazy) -> bool {
+    pub fn any(&self, list: &CueList) -> bool {
         !self.get(list).is_empty()
     }
 }
@@ -549,7 +550,7 @@ mod tests {
     #[test]
     fn cues_match_whole_words_prefixes_and_cjk() {
         use crate::detect::drift::cues::{ADDITION_STRONG, NEGATION};
-        let hits = |t: &str, l: &Lazy| -> Vec<&'static str> {
+        let hits = |t: &str, l: &CueList| -> Vec<&'static str> {
             Hits::new(&Scanned::new(t))
                 .get(l)
                 .iter()
