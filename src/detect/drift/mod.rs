@@ -314,17 +314,17 @@ pub fn judge(
     let score = if total > 0.0 { loose / total } else { 0.0 };
     // Ranked only when a warning lists them.
     let listed = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
-        let mut picked: Vec<&(&str, &str, f64)> =
-            unanchored.iter().filter(|(s, _, _)| pick(s)).collect();
-        crate::sort::sort_by(&mut picked, |a, b| {
-            listing_rank(a.1)
-                .cmp(&listing_rank(b.1))
-                .then(b.2.total_cmp(&a.2))
-        });
+        // The rank is computed once per word, not once per comparison.
+        let mut picked: Vec<(u8, f64, &str)> = unanchored
+            .iter()
+            .filter(|(s, _, _)| pick(s))
+            .map(|(_, f, w)| (listing_rank(f), *w, *f))
+            .collect();
+        crate::sort::sort_by(&mut picked, |a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         picked
             .iter()
             .take(MAX_LISTED)
-            .map(|(_, f, _)| f.to_string())
+            .map(|(_, _, f)| f.to_string())
             .collect()
     };
     let report = |cause, tokens| DriftReport {
@@ -387,7 +387,7 @@ pub fn judge(
     if response.contains("```") {
         let code: String = response.split("```").skip(1).step_by(2).collect();
         let concerns = additions::concerns(&code, &|w| {
-            anchor.has(w) || stems_of_word(w).is_some_and(|st| anchor.has(&st))
+            anchor.has(w) || stems_of(w).first().is_some_and(|st| anchor.has(st))
         });
         if !concerns.is_empty() {
             return report(Cause::Additions, concerns);
@@ -443,12 +443,12 @@ fn listing_rank(surface: &str) -> u8 {
     }
 }
 
-/// The keyword stem of one word, if it is a keyword at all.
-fn stems_of_word(word: &str) -> Option<String> {
-    KeywordBag::from_text(word)
+/// The keyword stems of a text, in order of first appearance.
+fn stems_of(text: &str) -> Vec<String> {
+    KeywordBag::from_text(text)
         .iter()
-        .next()
         .map(|(s, _, _)| s.to_string())
+        .collect()
 }
 
 /// A reply to a yes/no or what-time question: it starts with yes or no, or

@@ -20,6 +20,7 @@ use super::cues::{
     NO_EXAMPLES, NO_EXPLANATION, NO_NEW_CONTENT, ONE_SENTENCE, POSTPOSED,
 };
 use super::scan::{Hit, Hits, Scanned};
+use super::stems_of;
 use super::words::{GENERIC, NEGATION_VERBS, low_weight};
 use crate::text::KeywordBag;
 
@@ -62,13 +63,6 @@ pub struct Rules {
     pub forbidden: Vec<String>,
     pub protected: Vec<String>,
     pub limits: Limits,
-}
-
-fn stems_of(text: &str) -> Vec<String> {
-    KeywordBag::from_text(text)
-        .iter()
-        .map(|(s, _, _)| s.to_string())
-        .collect()
 }
 
 /// Whether a hit lies inside one of `not` (a statement, or 别 inside 区别).

@@ -335,7 +335,11 @@ impl CueList {
     /// Whether one word is one of this list's one-word cues (exact or prefix).
     pub fn matches_word(&self, word: &str) -> bool {
         let s = Scanned::new(word);
-        s.words.len() == 1 && Hits::new(&s).any(self)
+        let mut found = false;
+        if s.words.len() == 1 {
+            hits_at(&s, 0, |list, _| found |= list == self.id);
+        }
+        found
     }
 }
 
@@ -452,39 +456,13 @@ pub struct Hits {
 
 impl Hits {
     pub fn new(s: &Scanned) -> Self {
-        let idx = index();
         let mut by_list: Vec<Vec<Hit>> = vec![Vec::new(); super::cues::ALL.len()];
-        for (at, w) in s.words.iter().enumerate() {
-            let prefix = if w.key3 == 0 {
-                &[][..]
-            } else {
-                idx.lookup(w.key3, true)
-            };
-            let next = s.words.get(at + 1).map_or(0, |n| n.key);
-            for &(_, is_prefix, l, c, k2) in idx.lookup(w.key, false).iter().chain(prefix) {
-                if k2 != 0 && k2 != next {
-                    continue;
+        for at in 0..s.words.len() {
+            hits_at(s, at, |list, hit| {
+                if let Some(hits) = by_list.get_mut(list) {
+                    hits.push(hit);
                 }
-                let phrase = super::cues::ALL
-                    .get(l as usize)
-                    .map_or("", |list| list.phrase(c as usize));
-                // One-word cues (most of them) need no splitting.
-                let found = if is_prefix {
-                    let body = phrase.trim_end_matches('*');
-                    s.word(at).starts_with(body).then_some(at + 1)
-                } else if s.word(at) == phrase {
-                    Some(at + 1)
-                } else {
-                    matches_at(phrase, s, at)
-                };
-                if let (Some(last), Some(hits)) = (found, by_list.get_mut(l as usize)) {
-                    hits.push(Hit {
-                        cue: c as usize,
-                        first: at,
-                        last,
-                    });
-                }
-            }
+            });
         }
         Self { by_list }
     }
@@ -495,6 +473,47 @@ impl Hits {
 
     pub fn any(&self, list: &CueList) -> bool {
         !self.get(list).is_empty()
+    }
+}
+
+/// Every cue (of any list) that starts at word `at`, as (list id, hit).
+fn hits_at(s: &Scanned, at: usize, mut found: impl FnMut(usize, Hit)) {
+    let idx = index();
+    let Some(w) = s.words.get(at) else {
+        return;
+    };
+    let prefix = if w.key3 == 0 {
+        &[][..]
+    } else {
+        idx.lookup(w.key3, true)
+    };
+    let next = s.words.get(at + 1).map_or(0, |n| n.key);
+    for &(_, is_prefix, l, c, k2) in idx.lookup(w.key, false).iter().chain(prefix) {
+        if k2 != 0 && k2 != next {
+            continue;
+        }
+        let phrase = super::cues::ALL
+            .get(l as usize)
+            .map_or("", |list| list.phrase(c as usize));
+        // One-word cues (most of them) need no splitting.
+        let last = if is_prefix {
+            let body = phrase.trim_end_matches('*');
+            s.word(at).starts_with(body).then_some(at + 1)
+        } else if s.word(at) == phrase {
+            Some(at + 1)
+        } else {
+            matches_at(phrase, s, at)
+        };
+        if let Some(last) = last {
+            found(
+                l as usize,
+                Hit {
+                    cue: c as usize,
+                    first: at,
+                    last,
+                },
+            );
+        }
     }
 }
 
