@@ -98,6 +98,9 @@ const CONCERNS: &[&[&str]] = &[
     &["config", "tomllib", "configparser", "dotenv"],
 ];
 
+// `concerns` keeps one bit per group in a u32.
+const _: () = assert!(CONCERNS.len() <= 32);
+
 /// The concern group of an identifier part, by binary search in a table
 /// built once (a linear scan per part was a third of the judgement).
 fn concern_of(part: &str) -> Option<usize> {
@@ -156,44 +159,41 @@ fn parts(ident: &str, mut f: impl FnMut(&str)) {
 /// One passing `timeout=` or `npm cache clean` is not a new subsystem.
 pub fn concerns(code: &str, anchored: &dyn Fn(&str) -> bool) -> Vec<String> {
     let mut seen = [0u8; CONCERNS.len()];
-    let mut words: Vec<String> = Vec::new();
+    // The identifiers that show a concern, each with the groups it shows.
+    let mut words: Vec<(String, u32)> = Vec::new();
     for ident in code.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
         parts(ident, |p| {
             if let Some(g) = concern_of(p) {
                 if let Some(n) = seen.get_mut(g) {
                     *n = n.saturating_add(1);
                 }
-                if words.len() < 8 && !words.iter().any(|w| w == ident) {
-                    words.push(ident.to_string());
+                if let Some((_, groups)) = words.iter_mut().find(|(w, _)| w == ident) {
+                    *groups |= 1 << g;
+                } else if words.len() < 8 {
+                    words.push((ident.to_string(), 1 << g));
                 }
             }
         });
     }
-    let new_groups: Vec<usize> = CONCERNS
+    let new_groups: u32 = CONCERNS
         .iter()
         .enumerate()
         .filter(|(i, g)| seen.get(*i).is_some_and(|n| *n > 0) && !g.iter().any(|w| anchored(w)))
-        .map(|(i, _)| i)
-        .collect();
-    let counts: Vec<u32> = new_groups
-        .iter()
-        .filter_map(|i| seen.get(*i))
+        .fold(0, |mask, (i, _)| mask | 1 << i);
+    let counts: Vec<u32> = (0..CONCERNS.len())
+        .filter(|i| new_groups & 1 << i != 0)
+        .filter_map(|i| seen.get(i))
         .map(|n| u32::from(*n))
         .collect();
     // One concern seen twice (a subsystem), or three sightings in all.
     if counts.iter().all(|&n| n < 2) && counts.iter().sum::<u32>() < 3 {
         return Vec::new();
     }
-    words.retain(|w| {
-        let mut keep = false;
-        parts(w, |p| {
-            keep |= new_groups
-                .iter()
-                .any(|&g| CONCERNS.get(g).is_some_and(|c| c.contains(&p)));
-        });
-        keep
-    });
     words
+        .into_iter()
+        .filter(|(_, groups)| groups & new_groups != 0)
+        .map(|(w, _)| w)
+        .collect()
 }
 
 /// Words that name the act rather than the thing ("added", "migrated",

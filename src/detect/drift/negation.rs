@@ -286,7 +286,8 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         let content = |scope: &str| -> Vec<String> {
             stems_of(scope)
                 .into_iter()
-                .filter(|st| !is_change_stem(st) && !ADD_VERBS.matches_word(st))
+                // The verbs themselves ("touch", "add") are not the thing.
+                .filter(|st| !CHANGE_VERBS.matches_word(st) && !ADD_VERBS.matches_word(st))
                 .collect()
         };
         // Postposed negations, and verb-final orders ("Комментарии не
@@ -298,11 +299,13 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
             let only_verbs = ahead.iter().all(|st| {
                 NEGATION_VERBS.contains(&st.as_str()) || low_weight().contains_key(st.as_str())
             });
-            let verb_follows = (h.last..clause.end).any(|i| {
-                let word = s.word(i);
-                ADD_VERBS.matches_word(word) || CHANGE_VERBS.matches_word(word)
-            });
-            if only_verbs && verb_follows {
+            let verb_follows = || {
+                (h.last..clause.end).any(|i| {
+                    let word = s.word(i);
+                    ADD_VERBS.matches_word(word) || CHANGE_VERBS.matches_word(word)
+                })
+            };
+            if only_verbs && verb_follows() {
                 content(before)
             } else {
                 ahead
@@ -343,11 +346,6 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
     r
 }
 
-/// Stems of change verbs themselves ("touch" in "don't touch the CSS").
-fn is_change_stem(stem: &str) -> bool {
-    CHANGE_VERBS.matches_word(stem)
-}
-
 /// A response stem counts as a ruled-out one when equal, or the same word
 /// with a common ending the stemmer left ("log" → "logger").
 fn same_word(resp: &str, ruled: &str) -> bool {
@@ -371,29 +369,21 @@ pub fn violation(
         list.iter()
             .any(|f| bag.iter().any(|(st, _, _)| same_word(st, f)))
     };
-    let negated: Vec<Hit> = hits
-        .get(&NEGATION)
-        .iter()
-        .chain(hits.get(&KEPT))
-        .copied()
-        .collect();
-    let clause_negated = |clause: u32| {
-        negated
-            .iter()
+    let in_clause = |list: &[Hit], clause: u32| {
+        list.iter()
             .any(|h| s.words.get(h.first).is_some_and(|w| w.clause == clause))
+    };
+    let clause_negated = |clause: u32| {
+        in_clause(hits.get(&NEGATION), clause)
+            || in_clause(hits.get(&KEPT), clause)
             || label_says_no(s, clause)
     };
     let clauses = s.words.last().map_or(0, |w| w.clause + 1);
     // Ruled-out words, code included: `logger.debug(...)` is logging.
     if !r.forbidden.is_empty() && ruled_in_bag(r.forbidden) {
-        let left_out = hits.get(&LEFT_OUT);
-        let excluded = |c: u32| {
-            left_out
-                .iter()
-                .any(|h| s.words.get(h.first).is_some_and(|w| w.clause == c))
-        };
         let mut used = Vec::new();
-        for c in (0..clauses).filter(|&c| !clause_negated(c) && !excluded(c)) {
+        let left_out = |c: u32| in_clause(hits.get(&LEFT_OUT), c);
+        for c in (0..clauses).filter(|&c| !clause_negated(c) && !left_out(c)) {
             let range = s.clause_range(c);
             for st in stems_of(s.span(range.start, range.end)) {
                 if r.forbidden.iter().any(|f| same_word(&st, f)) && !used.contains(&st) {
