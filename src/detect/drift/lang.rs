@@ -18,7 +18,7 @@ pub fn language_of_scanned(s: &Scanned) -> String {
         if chars >= 600 {
             break;
         }
-        let t = s.text.get(w.start as usize..w.end as usize).unwrap_or("");
+        let t = s.text_of(w);
         chars += t.len();
         counts.add_word(t);
     }

@@ -225,9 +225,13 @@ impl Scanned {
     }
 
     pub fn word(&self, i: usize) -> &str {
-        self.words
-            .get(i)
-            .and_then(|w| self.text.get(w.start as usize..w.end as usize))
+        self.words.get(i).map_or("", |w| self.text_of(w))
+    }
+
+    /// The text of one word of this scan.
+    pub fn text_of(&self, w: &Word) -> &str {
+        self.text
+            .get(w.start as usize..w.end as usize)
             .unwrap_or("")
     }
 
@@ -250,11 +254,7 @@ impl Scanned {
             .iter()
             .filter(|w| pick(w))
             .map(|w| {
-                let cjk = self
-                    .text
-                    .get(w.start as usize..w.end as usize)
-                    .and_then(|t| t.chars().next())
-                    .is_some_and(is_cjk);
+                let cjk = self.text_of(w).chars().next().is_some_and(is_cjk);
                 if cjk { 0.5 } else { 1.0 }
             })
             .sum()
