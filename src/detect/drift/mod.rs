@@ -493,6 +493,10 @@ fn sibling_tech(asked: &[String], answered: &[String]) -> Option<Vec<String>> {
 mod tests {
     use super::*;
 
+    fn pos_of(tokens: &[String], w: &str) -> Option<usize> {
+        tokens.iter().position(|t| t == w)
+    }
+
     fn run(task: &str, response: &str) -> DriftReport {
         let facts = task_facts(task, &KeywordBag::from_text(task));
         let t = KeywordBag::from_text(task);
@@ -577,6 +581,13 @@ mod tests {
         assert_eq!(
             language("Das ist nicht was ich wollte und es ist falsch"),
             "de"
+        );
+        // Acronyms in capitals are not function words: "EST" is not French.
+        assert_eq!(
+            language(
+                "Departure: 13:00 EST. Arrival: 16:00 EST. Price: $130. Departure: 11:00 EST, flights to Las Vegas are on the list."
+            ),
+            "en"
         );
     }
 
@@ -694,6 +705,24 @@ mod tests {
             "Use a slim base:\n```dockerfile\nFROM node:20-slim\nRUN npm ci && npm cache clean --force\n```",
         );
         assert_eq!(r.cause, None, "{r:?}");
+    }
+
+    #[test]
+    fn drift_words_name_the_things_added_before_the_verbs_and_not_the_cue() {
+        let r = run(
+            "Refactor fetch_user to be async.",
+            "Done. While I was at it I migrated the config and wrapped it in a retry loop with backoff.",
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        let (backoff, migrated) = (pos_of(&r.tokens, "backoff"), pos_of(&r.tokens, "migrated"));
+        assert!(backoff.is_some() && backoff < migrated, "{:?}", r.tokens);
+        let r = run(
+            "Mach die Funktion asynchron.",
+            "Erledigt. Außerdem habe ich einen Cache mit Ablaufzeit eingebaut.",
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        assert!(pos_of(&r.tokens, "außerdem").is_none(), "{:?}", r.tokens);
+        assert!(pos_of(&r.tokens, "cache").is_some(), "{:?}", r.tokens);
     }
 
     #[test]

@@ -658,6 +658,19 @@ mod tests {
         assert!(!breaks("Don't add logging.", "Done. No logging added."));
         assert!(!breaks(
             "I don't want travel insurance.",
+            "Done: the new total, with the travel insurance removed, is $299."
+        ));
+        assert!(breaks(
+            "I don't want travel insurance.",
+            "Done: the new total, with travel insurance, is $329."
+        ));
+        assert!(
+            ruled("She said I could cancel it without the reservation ID.")
+                .forbidden
+                .is_empty()
+        );
+        assert!(!breaks(
+            "I don't want travel insurance.",
             "Booked.\n- **Travel insurance:** No\n- **Cabin:** Economy"
         ));
     }
