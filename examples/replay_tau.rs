@@ -10,13 +10,15 @@
 //! Without an argument it reads `../shared/data/tau-bench/gpt-4o-airline.json`
 //! relative to the repository root; when the file is absent it says so and
 //! exits 0. The data (MIT, sierra-research/tau-bench) is never copied here.
+//! With `REINS_TAU_DRIFT=1` it also prints every turn drift fired on: the
+//! user's message, the start of the answer, the cause and the words.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use reins::replay::{replay_all, summarize, tau_bench};
-use reins::{Config, ToolLoopRule};
+use reins::replay::{Trace, replay_all, summarize, tau_bench};
+use reins::{Config, Event, Regulator, ToolLoopRule, Verdict};
 
 fn main() -> ExitCode {
     let path = std::env::args_os()
@@ -83,6 +85,9 @@ fn main() -> ExitCode {
     println!("\nfor comparison, toolLoopRule: consecutiveSameTool (the reference rule):");
     println!("{}\n", summarize(&replay_all(&traces, &reference)));
 
+    if std::env::var_os("REINS_TAU_DRIFT").is_some() {
+        print_drift(&traces, &config);
+    }
     println!(
         "import {:.1} ms, replay {:.1} ms ({} traces, {} events)",
         imported.as_secs_f64() * 1e3,
@@ -91,4 +96,43 @@ fn main() -> ExitCode {
         summary.events
     );
     ExitCode::SUCCESS
+}
+
+/// Every turn drift fired on, for reading the warnings real traffic gets.
+fn print_drift(traces: &[Trace], config: &Config) {
+    let clip = |t: &str, n: usize| t.chars().take(n).collect::<String>().replace('\n', " ");
+    for trace in traces {
+        let Ok(mut regulator) = Regulator::new("replay", config.clone()) else {
+            continue;
+        };
+        let mut message = String::new();
+        for event in &trace.events {
+            if regulator.on_event(event).is_err() {
+                continue;
+            }
+            match event {
+                Event::TurnStart { message: m, .. } => message = m.clone(),
+                Event::TurnComplete { response, .. } => {
+                    let d = regulator.decide();
+                    for c in &d.concerns {
+                        if let Verdict::ScopeDrift {
+                            cause,
+                            drift_tokens,
+                            ..
+                        } = c
+                        {
+                            println!(
+                                "{} ({:?}) {cause:?} {drift_tokens:?}\n  user: {}\n  answer: {}",
+                                trace.id,
+                                trace.success,
+                                clip(&message, 160),
+                                clip(response, 240)
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }

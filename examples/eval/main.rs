@@ -45,9 +45,21 @@ fn main() {
                 .map(|c| drift::evaluate("Scope drift, held-out set", &c)),
         ),
         (
+            "drift-extra.jsonl",
+            load::<drift::Case>("drift-extra.jsonl")
+                .map(|c| drift::evaluate("Scope drift, second development set", &c)),
+        ),
+        (
             "drift-blind.jsonl",
-            load::<drift::Case>("drift-blind.jsonl")
-                .map(|c| drift::evaluate("Scope drift, blind set", &c)),
+            // While tuning, `REINS_EVAL_NO_BLIND=1` keeps the blind figures out of view.
+            if std::env::var_os("REINS_EVAL_NO_BLIND").is_some() {
+                Some(String::from(
+                    "\n(blind set not shown: REINS_EVAL_NO_BLIND is set)\n",
+                ))
+            } else {
+                load::<drift::Case>("drift-blind.jsonl")
+                    .map(|c| drift::evaluate("Scope drift, blind set", &c))
+            },
         ),
         (
             "tools.jsonl",

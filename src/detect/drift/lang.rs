@@ -33,7 +33,7 @@ struct Counts {
     hangul: usize,
     cyr: usize,
     latin: usize,
-    profiles: [usize; 5],
+    profiles: [usize; 6],
 }
 
 impl Counts {

@@ -18,7 +18,9 @@
 mod additions;
 mod cues;
 mod lang;
+mod limits;
 mod negation;
+mod opener;
 mod scan;
 mod words;
 
@@ -30,10 +32,11 @@ use crate::text::{KeywordBag, is_cjk};
 use cues::{TARGET_CUES, TARGETS, THANKS, TRANSLATION};
 pub use lang::language;
 use lang::language_of_scanned;
+pub use limits::CodeShape;
 pub use negation::Limits;
 use scan::{Hits, Scanned};
 use std::sync::OnceLock;
-use words::{FAMILIES, FENCE_TAGS, SYNONYMS, WordTable, low_weight};
+use words::{FAMILIES, FENCE_TAGS, SIGNATURES, SYNONYMS, WordTable, low_weight};
 
 /// What made the answer drift.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,6 +70,21 @@ pub struct TaskFacts {
     /// A short thanks or goodbye without a question: no reply to it is off topic.
     #[serde(default)]
     pub closing: bool,
+    /// Numbers of the quoted material, kept when `limits.keep_numbers`.
+    #[serde(default)]
+    pub numbers: Vec<String>,
+    /// The request's code, measured for `limits.keep_logic`.
+    #[serde(default)]
+    pub code: CodeShape,
+    /// Quoted terms the request protects: the answer must keep them verbatim.
+    #[serde(default)]
+    pub verbatim: Vec<String>,
+    /// Names the request's code defines, kept when `limits.keep_names`.
+    #[serde(default)]
+    pub names: Vec<String>,
+    /// Its function signatures, `name(a,b)`, kept when `limits.keep_names`.
+    #[serde(default)]
+    pub signatures: Vec<String>,
 }
 
 /// The verdict on one response.
@@ -111,6 +129,11 @@ fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
             found.push((*member).to_string());
         }
     }
+    for (sign, member) in SIGNATURES {
+        if !found.iter().any(|f| f == member) && limits::has_identifier(&s.text, sign) {
+            found.push((*member).to_string());
+        }
+    }
     found
 }
 
@@ -137,10 +160,35 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     let mut protected = rules.protected;
     protected.truncate(MAX_FACTS);
     let closing = hits.any(&THANKS) && task.len() < 200 && !task.contains(['?', '？']);
+    let mut limits = rules.limits;
+    limits.python_minor = limits::python_minor(&s);
+    let mut numbers = rules.numbers;
+    if limits.keep_numbers {
+        for n in limits::material_numbers(&s) {
+            if !numbers.contains(&n) {
+                numbers.push(n);
+            }
+        }
+    }
+    numbers.truncate(MAX_FACTS);
+    let (names, signatures) = if limits.keep_names {
+        limits::defined_names(task)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     TaskFacts {
         forbidden,
         protected,
-        limits: rules.limits,
+        numbers,
+        verbatim: rules.verbatim,
+        names,
+        signatures,
+        code: if limits.keep_logic {
+            limits::code_shape(task)
+        } else {
+            CodeShape::default()
+        },
+        limits,
         lang,
         tech: tech_in(&s, bag),
         translation,
@@ -351,9 +399,14 @@ pub fn judge(
         if let Some(tokens) = negation::violation(&rules, &scanned, &hits, resp_bag, &new_content) {
             return report(Cause::Forbidden, tokens);
         }
+        let known = |name: &str| stems_of(name).first().is_some_and(|st| anchor.has(st));
+        if let Some(tokens) = limits_broken(facts, response, &known) {
+            return report(Cause::Forbidden, tokens);
+        }
     }
     // Another human language than the one asked (or asked for).
-    if !facts.lang.is_empty() && resp_bag.len() >= 4 {
+    // Six words tell a language; a keyword count would miss short translations.
+    if !facts.lang.is_empty() && scanned.units(|w| !w.code) >= 6.0 {
         let lang = &resp_lang;
         if !lang.is_empty() && *lang != facts.lang {
             return report(
@@ -385,7 +438,13 @@ pub fn judge(
     }
     // Concerns taken on silently in code (logging, caching, retries…).
     if response.contains("```") {
-        let code: String = response.split("```").skip(1).step_by(2).collect();
+        // Shell and output blocks run or show things; they add nothing to the program.
+        let code: String = response
+            .split("```")
+            .skip(1)
+            .step_by(2)
+            .filter(|b| !is_shell_block(b))
+            .collect();
         let concerns = additions::concerns(&code, &|w| {
             anchor.has(w) || stems_of(w).first().is_some_and(|st| anchor.has(st))
         });
@@ -405,22 +464,159 @@ pub fn judge(
                 (n + 1, c + usize::from(resp_bag.contains_stem(st)))
             })
     });
-    if !facts.closing
-        && task_content >= 1
+    let quiet_reply = facts.closing || task_content == 0 || short_reply(&scanned) || asks_back;
+    if !quiet_reply
+        && !reports_done(&scanned, &hits)
         && resp_content >= 2
-        && !short_reply(&scanned)
         && anchored_content <= resp_content / 20
         && covered == 0
         && score >= off_topic_at
-        && !asks_back
     {
         return report(Cause::OffTopic, listed(&|_| true));
+    }
+    // An opening goal clause anchored nowhere, in an answer that repeats
+    // little of the request: the answer to another question.
+    if !quiet_reply && let Some(goal) = other_goal(&scanned, &anchor, task, resp_bag) {
+        let mut tokens = listed(&|st| goal.iter().any(|g| g == st));
+        tokens.extend(listed(&|st| !goal.iter().any(|g| g == st)));
+        tokens.truncate(MAX_LISTED);
+        return report(Cause::OffTopic, tokens);
     }
     DriftReport {
         score,
         cause: None,
         tokens: Vec::new(),
     }
+}
+
+/// Limits only the answer's code or figures can break (see `limits`).
+fn limits_broken(
+    facts: &TaskFacts,
+    response: &str,
+    known: &dyn Fn(&str) -> bool,
+) -> Option<Vec<String>> {
+    let l = &facts.limits;
+    let non_empty = |v: Vec<String>| (!v.is_empty()).then_some(v);
+    let code = || {
+        limits::fenced_blocks(response)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    if l.no_dependencies
+        && let Some(v) = non_empty(limits::third_party(response, known))
+    {
+        return Some(v);
+    }
+    if l.python_minor > 0
+        && response.contains("```")
+        && let Some(v) = non_empty(limits::newer_python(&code(), l.python_minor))
+    {
+        return Some(v);
+    }
+    if l.keep_logic
+        && let Some(v) = limits::logic_changed(facts.code, response)
+    {
+        return Some(v);
+    }
+    if !facts.verbatim.is_empty() {
+        let text = response.to_lowercase();
+        let lost: Vec<String> = facts
+            .verbatim
+            .iter()
+            .filter(|v| !text.contains(v.as_str()))
+            .cloned()
+            .collect();
+        if let Some(v) = non_empty(lost) {
+            return Some(v);
+        }
+    }
+    if l.keep_names {
+        let changed = limits::names_changed(&facts.names, &facts.signatures, response);
+        if let Some(v) = non_empty(changed) {
+            return Some(v);
+        }
+    }
+    if !facts.numbers.is_empty()
+        && let Some(v) = non_empty(limits::numbers_lost(&facts.numbers, response))
+    {
+        return Some(v);
+    }
+    if l.plain_language {
+        let found = limits::acronyms(response, known);
+        if found.len() >= 3 {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// A fenced block of shell commands or output (by its tag, or a `$` prompt).
+fn is_shell_block(block: &str) -> bool {
+    const TAGS: &[&str] = &[
+        "bash",
+        "sh",
+        "shell",
+        "zsh",
+        "console",
+        "powershell",
+        "ps1",
+        "cmd",
+        "bat",
+        "text",
+        "txt",
+        "log",
+        "output",
+        "plaintext",
+    ];
+    let tag: String = block
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    TAGS.contains(&tag.as_str()) || block.trim_start().starts_with("$ ")
+}
+
+/// A short answer whose first sentence reports the request carried out
+/// ("Your plan has been terminated", "C'est fait : …").
+fn reports_done(s: &Scanned, hits: &Hits) -> bool {
+    let first = s.words.iter().find(|w| !w.code).map(|w| w.sentence);
+    s.units(|w| !w.code) <= 60.0
+        && hits
+            .get(&cues::DONE)
+            .iter()
+            .any(|h| s.words.get(h.first).map(|w| w.sentence) == first)
+}
+
+/// An opening goal clause anchored nowhere, in an answer that repeats little
+/// of the request beyond what the goal shares with it ("To get a bubble-free
+/// finish on a screen protector" for "the protector came cracked, can I get
+/// a replacement?"): the answer to another question. Returns the goal's stems.
+fn other_goal(
+    s: &Scanned,
+    anchor: &Anchors<'_>,
+    task: Option<&KeywordBag>,
+    resp_bag: &KeywordBag,
+) -> Option<Vec<String>> {
+    let content = |st: &str| weight(st) >= 0.5;
+    let range = opener::goal(s)?;
+    let goal = KeywordBag::from_text(s.span(range.start, range.end));
+    let (mut n, mut held) = (0, 0);
+    for (stem, surface, _) in goal.iter().filter(|(st, _, _)| content(st)) {
+        n += 1;
+        held += usize::from(anchor.has_word(stem, surface));
+    }
+    if n < held + 2 || held * 3 > n {
+        return None;
+    }
+    // The request's other content words: the answer must repeat few of them.
+    let (mut rest, mut covered) = (0, 0);
+    for (st, _, _) in task?.iter().filter(|(st, _, _)| content(st)) {
+        if !goal.contains_stem(st) {
+            rest += 1;
+            covered += usize::from(resp_bag.contains_stem(st));
+        }
+    }
+    (rest > 0 && covered * 10 <= rest * 3)
+        .then(|| goal.iter().map(|(st, _, _)| st.to_string()).collect())
 }
 
 fn light_stem(lang: Lang, word: &str) -> String {
@@ -558,6 +754,235 @@ mod tests {
             run("Explain how the borrow checker works in Rust.", "El verificador de préstamos comprueba que las referencias sean válidas y que no haya dos referencias mutables a la vez.").cause,
             Some(Cause::Language)
         );
+    }
+
+    #[test]
+    fn limits_broken_only_by_code_or_figures() {
+        let fence = |code: &str| format!("```python\n{code}\n```");
+        let task = format!(
+            "Add type hints. Don't change the logic.\n{}",
+            fence("def average(values):\n    return sum(values) / len(values)")
+        );
+        let hinted = fence(
+            "def average(values: list[float]) -> float:\n    return sum(values) / len(values)",
+        );
+        assert_eq!(run(&task, &hinted).cause, None);
+        let guarded = fence(
+            "def average(values: list[float]) -> float:\n    if not values:\n        return 0.0\n    return sum(values) / len(values)",
+        );
+        assert_eq!(run(&task, &guarded).cause, Some(Cause::Forbidden));
+
+        let task = "Fetch the rates and save them as CSV, standard library only.";
+        let stdlib = fence("import csv, json\nfrom urllib.request import urlopen");
+        assert_eq!(run(task, &stdlib).cause, None);
+        let r = run(task, &fence("import requests\nimport csv"));
+        assert_eq!(
+            (r.cause, r.tokens),
+            (Some(Cause::Forbidden), vec!["requests".to_string()])
+        );
+
+        let task = "Convert the loop to pathlib; it has to keep running on Python 3.8.";
+        let r = run(
+            task,
+            &fence("match p.suffix:\n    case '.log':\n        out.append(p)"),
+        );
+        assert_eq!(r.cause, Some(Cause::Forbidden));
+        assert_eq!(
+            run(task, &fence("if p.suffix == '.log':\n    out.append(p)")).cause,
+            None
+        );
+
+        let task = "Make this sound more professional, but don't touch the dates or amounts: \"we pay the 1.240 € invoice on 15 March\"";
+        assert_eq!(
+            run(
+                task,
+                "\"We will settle the invoice of €1,240 on 15 March.\""
+            )
+            .cause,
+            None
+        );
+        assert_eq!(
+            run(
+                task,
+                "\"We will settle the outstanding invoice in mid-March.\""
+            )
+            .cause,
+            Some(Cause::Forbidden)
+        );
+
+        let task = "Explain what an API is, no jargon please.";
+        assert_eq!(
+            run(
+                task,
+                "An API exposes REST endpoints over HTTP that return JSON, secured with OAuth."
+            )
+            .cause,
+            Some(Cause::Forbidden)
+        );
+        assert_eq!(
+            run(task, "An API is like a waiter: you ask for something and it brings back what the kitchen made.").cause,
+            None
+        );
+    }
+
+    #[test]
+    fn a_protection_named_after_its_object_counts() {
+        // "… sollen so bleiben": the clause before is protected.
+        let facts = task_facts(
+            "Benenne die Funktion um. Parameter und Rückgabewert sollen so bleiben.",
+            &KeywordBag::from_text("x"),
+        );
+        assert!(facts.limits.keep_logic, "{facts:?}");
+        assert!(
+            facts.protected.iter().any(|p| p.starts_with("paramet")),
+            "{facts:?}"
+        );
+    }
+
+    #[test]
+    fn form_and_register_limits() {
+        let task = "Explain a blockchain to my grandmother in a few lines, no metaphors.";
+        let r = run(
+            task,
+            "A blockchain is like a village ledger that everyone keeps a copy of.",
+        );
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        assert_eq!(run(task, "A blockchain is a shared record of payments that many computers keep identical copies of.").cause, None);
+
+        let task = "Write a message asking my boss for Friday off. Nothing formal, we're friends.";
+        let r = run(
+            task,
+            "Dear Ms Robles, I would like to request Friday off. Kind regards, Ana",
+        );
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        assert_eq!(
+            run(
+                task,
+                "Hey Marta! Any chance I could take Friday off? I'd owe you one."
+            )
+            .cause,
+            None
+        );
+
+        let task = "Just yes or no: does my plan include calls to Europe?";
+        assert_eq!(run(task, "Yes.").cause, None);
+        let r = run(
+            task,
+            "Yes. However, calls to Switzerland and Andorra are not included and cost 0.50 per minute; add the Neighbours option for 5 a month.",
+        );
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+    }
+
+    #[test]
+    fn protected_terms_names_and_figures_must_survive() {
+        let task = "Translate this into English. Don't translate the brand name “Qingning”: “Qingning makes every morning fresher.”";
+        assert_eq!(
+            run(task, "Qingning makes every morning fresher.").cause,
+            None
+        );
+        assert_eq!(
+            run(task, "Lime makes every morning fresher.").cause,
+            Some(Cause::Forbidden)
+        );
+
+        let code = "```python\ndef avg(xs):\n    tmp = 0\n    for x in xs:\n        tmp += x\n    return tmp / len(x)\n```";
+        let task = format!("Fix the bug. Don't change the variable names.\n{code}");
+        let kept = "```python\ndef avg(xs):\n    tmp = 0\n    for x in xs:\n        tmp += x\n    return tmp / len(xs)\n```";
+        assert_eq!(run(&task, kept).cause, None);
+        let renamed = "```python\ndef avg(values):\n    total = 0\n    for v in values:\n        total += v\n    return total / len(values)\n```";
+        assert_eq!(run(&task, renamed).cause, Some(Cause::Forbidden));
+        // One name kept by name: the others may change.
+        let task =
+            format!("Make it readable. Keep the name `avg`, other modules import it.\n{code}");
+        assert_eq!(run(&task, renamed).cause, None);
+
+        let task = "Move my outbound flight to 15 July. The return flight on 22 July must stay.";
+        assert_eq!(
+            run(
+                task,
+                "Done: outbound on 15 July, return unchanged on 22 July."
+            )
+            .cause,
+            None
+        );
+        assert_eq!(
+            run(
+                task,
+                "Done: outbound on 15 July, and I moved the return to 23 July."
+            )
+            .cause,
+            Some(Cause::Forbidden)
+        );
+    }
+
+    #[test]
+    fn statements_and_reports_are_not_rules_or_drift() {
+        // "I keep getting …" protects nothing.
+        let facts = task_facts(
+            "I keep getting `Permission denied (publickey)` when I push. How do I fix it?",
+            &KeywordBag::from_text("x"),
+        );
+        assert!(
+            facts.verbatim.is_empty() && facts.protected.is_empty(),
+            "{facts:?}"
+        );
+        // A report that the request was carried out needs none of its words.
+        let r = run(
+            "I'd like to end my gym membership, please.",
+            "Your plan has been terminated as of today; no further direct debits will be taken.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+        // A translation is judged even when short.
+        let r = run(
+            "Traduis ce message en allemand : « Merci pour votre commande, elle sera livrée lundi. »",
+            "Thank you for your order, it will be delivered on Monday.",
+        );
+        assert_eq!(r.cause, Some(Cause::Language), "{r:?}");
+    }
+
+    #[test]
+    fn a_compound_prefix_is_not_a_negation() {
+        let facts = task_facts(
+            "I'd like to change them to non-stop flights on the same dates.",
+            &KeywordBag::from_text("x"),
+        );
+        assert!(
+            facts.protected.is_empty() && facts.forbidden.is_empty(),
+            "{facts:?}"
+        );
+    }
+
+    #[test]
+    fn an_opening_goal_anchored_nowhere_is_another_question() {
+        let task = "My order arrived and the screen protector inside was cracked. Can I get a replacement?";
+        let r = run(
+            task,
+            "To get a bubble-free finish when applying a tempered-glass screen protector, clean the screen with the alcohol wipe, line it up with the camera cut-out and lower it slowly.",
+        );
+        assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
+        assert_eq!(r.tokens.first().map(String::as_str), Some("bubble"));
+        // The same opener serving the request stays quiet.
+        let r = run(
+            task,
+            "To get a replacement for the cracked protector, reply with a photo and your order number and we'll ship a new one today.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+    }
+
+    #[test]
+    fn signatures_name_a_sibling_without_its_name() {
+        let r = run(
+            "In Postgres, how do I get the current timestamp in UTC?",
+            "Use `UTC_TIMESTAMP()`: it returns the time in UTC whatever the session time zone.",
+        );
+        assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+        let r = run(
+            "In Postgres, how do I get the current timestamp in UTC?",
+            "Use `now() at time zone 'utc'`, or store it in a timestamptz column.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+        assert!(limits::has_identifier("select ilike(x)", "ilike"));
+        assert!(!limits::has_identifier("unlike_this", "ilike"));
     }
 
     #[test]

@@ -16,8 +16,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::cues::{
-    ADD_VERBS, CHANGE_VERBS, EXAMPLE_GIVEN, KEEP, KEPT, LEFT_OUT, NEGATION, NEGATION_NOT,
-    NO_EXAMPLES, NO_EXPLANATION, NO_NEW_CONTENT, ONE_SENTENCE, POSTPOSED,
+    ADD_VERBS, ANALOGY_GIVEN, CHANGE_VERBS, EXAMPLE_GIVEN, FORMAL_GIVEN, INFORMAL, KEEP,
+    KEEP_AFTER, KEPT, LEFT_OUT, NEGATION, NEGATION_NOT, NO_ANALOGIES, NO_DEPENDENCIES, NO_EXAMPLES,
+    NO_EXPLANATION, NO_NEW_CONTENT, ONE_SENTENCE, PLAIN_LANGUAGE, POSTPOSED, YES_NO,
 };
 use super::scan::{Hit, Hits, Scanned};
 use super::stems_of;
@@ -42,6 +43,33 @@ pub struct Limits {
     pub no_emoji: bool,
     #[serde(default)]
     pub no_comments: bool,
+    /// Standard library only: no third-party imports or installs.
+    #[serde(default)]
+    pub no_dependencies: bool,
+    /// Plain words: no pile of acronyms.
+    #[serde(default)]
+    pub plain_language: bool,
+    /// Dates, amounts or numbers of the material must survive.
+    #[serde(default)]
+    pub keep_numbers: bool,
+    /// The code's logic, behaviour or return value must stay.
+    #[serde(default)]
+    pub keep_logic: bool,
+    /// The Python 3 minor version the code must run on (0: none named).
+    #[serde(default)]
+    pub python_minor: u8,
+    /// The code's names (variables, parameters, signature, aliases) must stay.
+    #[serde(default)]
+    pub keep_names: bool,
+    /// No analogies or metaphors.
+    #[serde(default)]
+    pub no_analogies: bool,
+    /// A casual register: no formal address or closing.
+    #[serde(default)]
+    pub informal: bool,
+    /// A bare yes or no.
+    #[serde(default)]
+    pub yes_no: bool,
 }
 
 /// What a request rules out, borrowed from where it is kept.
@@ -63,6 +91,48 @@ pub struct Rules {
     pub forbidden: Vec<String>,
     pub protected: Vec<String>,
     pub limits: Limits,
+    /// Numbers inside a protected scope ("the return flight on the 22nd must stay").
+    pub numbers: Vec<String>,
+    /// Quoted terms inside a protected scope ("don't translate the brand “青柠”").
+    pub verbatim: Vec<String>,
+}
+
+impl Rules {
+    /// Takes note of a protected scope (words `range`): which kind of thing it
+    /// keeps, its numbers and its quoted terms.
+    fn kept(&mut self, s: &Scanned, range: std::ops::Range<usize>) {
+        let text = s.span(range.start, range.end);
+        let names_before = self.limits.keep_names;
+        mark_kept(text, &mut self.limits);
+        // "Keep the name `f`": that name, not every name of the code.
+        let named = (range.start..range.end).any(|i| s.words.get(i).is_some_and(|w| w.code));
+        if named {
+            self.limits.keep_names = names_before;
+        }
+        // Two digits or more: "Python 3.8" is a version, not a figure.
+        for n in super::limits::digit_runs(text) {
+            if n.len() >= 2 && !self.numbers.contains(&n) && self.numbers.len() < MAX_STEMS {
+                self.numbers.push(n);
+            }
+        }
+        let mut i = range.start;
+        while i < range.end {
+            let quoted =
+                |j: usize| j < range.end && s.words.get(j).is_some_and(|w| w.quoted || w.code);
+            if !quoted(i) {
+                i += 1;
+                continue;
+            }
+            let from = i;
+            while quoted(i) {
+                i += 1;
+            }
+            let term = s.span(from, i).to_string();
+            if !self.verbatim.contains(&term) && self.verbatim.len() < MAX_STEMS {
+                self.verbatim.push(term);
+            }
+        }
+    }
 }
 
 /// Whether a hit lies inside one of `not` (a statement, or 别 inside 区别).
@@ -225,7 +295,13 @@ fn unjudgeable(s: &Scanned, from: usize, to: usize) -> bool {
     );
     i += usize::from(words.get(i) == Some(&"any"));
     let without = s.word(from.wrapping_sub(1)) == "without";
-    ACTION.iter().any(|a| words.starts_with(a))
+    // "no space left", "no seats available": a state, not a ban.
+    let state = words
+        .iter()
+        .take(3)
+        .any(|w| matches!(*w, "left" | "remaining" | "available"));
+    state
+        || ACTION.iter().any(|a| words.starts_with(a))
         || (without && words.first().is_some_and(|w| ARTICLES.contains(w)))
         || words
             .get(i)
@@ -263,7 +339,13 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
             continue;
         };
         let question = asked.get(w.sentence as usize).copied().unwrap_or(false);
+        // "non-stop", "no-code": a prefix of a compound, not a negation.
+        let compound = s
+            .text
+            .get(w.end as usize..)
+            .is_some_and(|r| r.starts_with('-'));
         if w.quoted
+            || compound
             || covered(h, not)
             || (question && !(binds_in_questions(cue) && verb_follows_without(s, h.last)))
             || reports_a_fact(s, h, cue)
@@ -311,20 +393,54 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
                 ahead
             }
         };
-        push_new(
-            if change {
-                &mut r.protected
-            } else {
-                &mut r.forbidden
-            },
-            stems,
-        );
+        if change {
+            r.kept(s, clause.start..h.first);
+            r.kept(s, h.last..end);
+            push_new(&mut r.protected, stems);
+        } else {
+            push_new(&mut r.forbidden, stems);
+        }
     }
     for h in hits.get(&KEEP) {
+        // "I keep getting …", "it keeps crashing": a statement, not a rule.
+        let statement = s.word(h.last).ends_with("ing")
+            || matches!(
+                s.word(h.first.wrapping_sub(1)),
+                "i" | "we" | "it" | "they" | "this"
+            );
+        if statement {
+            continue;
+        }
         if let Some(w) = s.words.get(h.first) {
             let clause = s.clause_range(w.clause);
+            r.kept(s, h.last..clause.end);
             push_new(&mut r.protected, stems_of(s.span(h.last, clause.end)));
         }
+    }
+    // "Parameter und Rückgabewert sollen so bleiben": what comes before.
+    for h in hits.get(&KEEP_AFTER) {
+        if let Some(w) = s.words.get(h.first) {
+            let clause = s.clause_range(w.clause);
+            r.kept(s, clause.start..h.first);
+            push_new(&mut r.protected, stems_of(s.span(clause.start, h.first)));
+        }
+    }
+    // What the request itself asks to change is not protected by a "keep"
+    // elsewhere ("cancel one of the duplicate flights, keep my LAX flight").
+    let ruling = |clause: u32| {
+        [&NEGATION, &KEEP, &KEEP_AFTER].iter().any(|list| {
+            hits.get(list)
+                .iter()
+                .any(|h| s.words.get(h.first).is_some_and(|w| w.clause == clause))
+        })
+    };
+    for h in changes {
+        let Some(w) = s.words.get(h.first).filter(|w| !ruling(w.clause)) else {
+            continue;
+        };
+        let clause = s.clause_range(w.clause);
+        let asked = stems_of(s.span(clause.start, clause.end));
+        r.protected.retain(|p| !asked.contains(p));
     }
     // Form limits; their own words ("explanation", "examples") are not content.
     let mut form_words = Vec::new();
@@ -333,6 +449,11 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         (&NO_EXAMPLES, &mut r.limits.no_examples),
         (&ONE_SENTENCE, &mut r.limits.one_sentence),
         (&NO_NEW_CONTENT, &mut r.limits.no_new_content),
+        (&NO_DEPENDENCIES, &mut r.limits.no_dependencies),
+        (&PLAIN_LANGUAGE, &mut r.limits.plain_language),
+        (&NO_ANALOGIES, &mut r.limits.no_analogies),
+        (&INFORMAL, &mut r.limits.informal),
+        (&YES_NO, &mut r.limits.yes_no),
     ] {
         for h in hits.get(set) {
             *flag = true;
@@ -344,6 +465,107 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
     r.forbidden
         .retain(|f| !form_words.contains(f) && !f.starts_with("emoji") && !is_comment_word(f));
     r
+}
+
+/// Words whose protection means "keep the figures" (dates, amounts,
+/// prices, numbers) and "keep the logic" (behaviour, return value), as
+/// lowercase prefixes.
+const NUMBER_WORDS: &[&str] = &[
+    "date", "amount", "price", "number", "figure", "sums", "totals", "percent", "fecha", "importe",
+    "precio", "número", "cifra", "cantidad", "datum", "daten", "betrag", "beträge", "preis",
+    "zahl", "montant", "prix", "chiffre", "nombre", "data", "datas", "valor", "preço", "quantia",
+    "importo", "importi", "prezz", "numer", "cifre", "дат", "сумм", "цен", "цифр", "числ", "日期",
+    "金额", "数字", "价格", "日付", "金額", "価格", "数値",
+];
+const LOGIC_WORDS: &[&str] = &[
+    "logic",
+    "behavio",
+    "functionality",
+    "return",
+    "output",
+    "semantic",
+    "lógica",
+    "comportamiento",
+    "funcionalidad",
+    "retorno",
+    "logik",
+    "verhalten",
+    "funktion",
+    "rückgabe",
+    "ausgabe",
+    "logique",
+    "comportement",
+    "fonctionnalit",
+    "retour",
+    "comportamento",
+    "funcionalidade",
+    "logica",
+    "логик",
+    "поведени",
+    "функциональ",
+    "возвращ",
+    "逻辑",
+    "行为",
+    "功能",
+    "返回",
+    "ロジック",
+    "挙動",
+    "動作",
+    "戻り値",
+];
+
+const NAME_WORDS: &[&str] = &[
+    "name",
+    "variable",
+    "identifier",
+    "alias",
+    "signature",
+    "parameter",
+    "argument",
+    "nombre",
+    "variabl",
+    "identificador",
+    "firma",
+    "parámetro",
+    "bezeichner",
+    "signatur",
+    "paramet",
+    "nom",
+    "identifiant",
+    "nome",
+    "assinatura",
+    "parâmetro",
+    "имя",
+    "имена",
+    "переменн",
+    "сигнатур",
+    "параметр",
+    "变量",
+    "参数",
+    "签名",
+    "别名",
+    "函数名",
+    "変数",
+    "引数",
+    "関数名",
+];
+
+/// Sets `keep_numbers` / `keep_logic` / `keep_names` when a protected scope names them.
+fn mark_kept(scope: &str, limits: &mut Limits) {
+    let names = |list: &[&str]| {
+        list.iter().any(|p| {
+            if p.chars().next().is_some_and(crate::text::is_cjk) {
+                scope.contains(p)
+            } else {
+                scope
+                    .split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w.starts_with(p))
+            }
+        })
+    };
+    limits.keep_numbers |= names(NUMBER_WORDS);
+    limits.keep_logic |= names(LOGIC_WORDS);
+    limits.keep_names |= names(NAME_WORDS);
 }
 
 /// A response stem counts as a ruled-out one when equal, or the same word
@@ -433,6 +655,26 @@ pub fn violation(
     }
     if l.no_examples && hits.any(&EXAMPLE_GIVEN) {
         return Some(vec!["example".into()]);
+    }
+    if l.no_analogies
+        && let Some(h) = hits.get(&ANALOGY_GIVEN).first()
+    {
+        return Some(vec![s.span(h.first, h.last).to_string()]);
+    }
+    if l.informal {
+        let formal: Vec<String> = hits
+            .get(&FORMAL_GIVEN)
+            .iter()
+            .map(|h| s.span(h.first, h.last).to_string())
+            .take(5)
+            .collect();
+        if !formal.is_empty() {
+            return Some(formal);
+        }
+    }
+    // "Oui. Toutefois, …": more than the yes or no and a few words.
+    if l.yes_no && s.units(|w| !w.code) > 12.0 {
+        return Some(first5());
     }
     if l.one_sentence && prose_sentences(s) >= 3 {
         return Some(first5());

@@ -73,6 +73,9 @@ struct Builder {
     inline: bool,
     ticks: u8,
     quoted: bool,
+    /// Whether the current word began inside quotes: a closing quote right
+    /// after it (“Qingning”) must not unquote it.
+    word_quoted: bool,
 }
 
 impl Builder {
@@ -80,7 +83,7 @@ impl Builder {
         self.fenced || self.inline
     }
 
-    fn push_word(&mut self, start: usize, end: usize, caps: bool) {
+    fn push_word(&mut self, start: usize, end: usize, caps: bool, quoted: bool) {
         if end > start && self.words.len() < MAX_WORDS {
             self.words.push(Word {
                 start: start as u32,
@@ -88,7 +91,7 @@ impl Builder {
                 clause: self.clause,
                 sentence: self.sentence,
                 code: self.code(),
-                quoted: self.quoted,
+                quoted,
                 caps,
                 key: 0,
                 key3: 0,
@@ -102,7 +105,7 @@ impl Builder {
             // A trailing apostrophe is a quote, not part of the word.
             let end = self.out.trim_end_matches('\'').len().max(b);
             let caps = self.letters >= 2 && self.capitals == self.letters;
-            self.push_word(b, end, caps);
+            self.push_word(b, end, caps, self.word_quoted);
         }
     }
 
@@ -110,6 +113,7 @@ impl Builder {
     fn letter(&mut self, c: char) {
         if self.start.is_none() {
             self.start = Some(self.out.len());
+            self.word_quoted = self.quoted;
             (self.len, self.letters, self.capitals) = (0, 0, 0);
         }
         self.len += 1;
@@ -178,7 +182,7 @@ impl Scanned {
                 b.len = 2;
                 let at = b.out.len();
                 b.out.push(c);
-                b.push_word(at, b.out.len(), false);
+                b.push_word(at, b.out.len(), false, b.quoted);
                 continue;
             }
             if is_word_char(c) && !(c == '\'' && b.start.is_none()) {
@@ -564,6 +568,25 @@ mod tests {
         assert_eq!(s.words[9].sentence, 1);
         assert!(s.words[10].sentence > s.words[9].sentence);
         assert_eq!(s.sentences, s.words[10].sentence + 1);
+    }
+
+    #[test]
+    fn a_word_right_before_its_closing_quote_is_quoted() {
+        let s = Scanned::new("Keep “Qingning” and \"the last word\", not this.");
+        let quoted: Vec<(&str, bool)> = s.words.iter().map(|w| (s.text_of(w), w.quoted)).collect();
+        assert_eq!(
+            quoted,
+            [
+                ("keep", false),
+                ("qingning", true),
+                ("and", false),
+                ("the", true),
+                ("last", true),
+                ("word", true),
+                ("not", false),
+                ("this", false)
+            ]
+        );
     }
 
     #[test]

@@ -1,0 +1,93 @@
+//! An answer that opens by naming the goal it serves ("To make the navbar
+//! sticky, …", "Para crear un usuario, …", "Чтобы защитить аккаунт, …",
+//! "…するには、") tells what question it answers. When that goal shares
+//! nothing with the request, the answer most likely answers another one,
+//! even if it names the same product further on.
+
+use super::scan::Scanned;
+
+/// Goal openers, as word sequences at the very start of the answer.
+const OPENERS: &[&[&str]] = &[
+    &["to"],
+    &["for"],
+    &["in", "order", "to"],
+    &["if", "you", "want", "to"],
+    &["if", "you'd", "like", "to"],
+    &["para"],
+    &["pour"],
+    &["afin", "de"],
+    &["si", "vous", "voulez"],
+    &["si", "quieres"],
+    &["um"],
+    &["wenn", "sie"],
+    &["per"],
+    &["damit"],
+    &["чтобы"],
+    &["要"],
+    &["想", "要"],
+];
+
+/// The words of the goal clause, after its opener, as a word range.
+pub fn goal(s: &Scanned) -> Option<std::ops::Range<usize>> {
+    // The goal opens the answer, possibly after an interjection ("Sure!",
+    // "¡Claro!", "Glad it's working!"): not after a code block.
+    let mut first = 0;
+    if s.words.first()?.code {
+        return None;
+    }
+    let opening = s.sentence_range(0);
+    let exclaims = s
+        .text
+        .get(s.words.get(opening.end.checked_sub(1)?)?.end as usize..)
+        .is_some_and(|rest| rest.trim_start().starts_with(['!', '！']));
+    if opening.end - opening.start <= 4 && exclaims {
+        first = opening.end;
+    }
+    let w = s.words.get(first).filter(|w| !w.code)?;
+    let clause = s.clause_range(w.clause);
+    // Japanese puts the goal first and "には" at its end.
+    let n = clause.end - clause.start;
+    if n >= 3 && s.word(clause.end - 2) == "に" && s.word(clause.end - 1) == "は" {
+        return Some(clause.start..clause.end - 2);
+    }
+    OPENERS.iter().find_map(|opener| {
+        let matches = opener
+            .iter()
+            .enumerate()
+            .all(|(k, w)| s.word(first + k) == *w);
+        let from = first + opener.len();
+        // A goal clause, not the whole answer: it must end before the text does.
+        (matches && from < clause.end && clause.end < s.words.len()).then_some(from..clause.end)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn goal_text(text: &str) -> Option<String> {
+        let s = Scanned::new(text);
+        goal(&s).map(|r| s.span(r.start, r.end).to_string())
+    }
+
+    #[test]
+    fn goal_clauses_in_several_languages() {
+        assert_eq!(
+            goal_text("To make the navbar stick, use position: sticky.").as_deref(),
+            Some("make the navbar stick")
+        );
+        assert_eq!(
+            goal_text("Para crear un usuario nuevo, ejecuta CREATE USER.").as_deref(),
+            Some("crear un usuario nuevo")
+        );
+        assert_eq!(
+            goal_text("Чтобы защитить аккаунт, включите 2FA.").as_deref(),
+            Some("защитить аккаунт")
+        );
+        assert!(goal_text("パスワードを変更するには、設定を開きます。").is_some());
+        assert_eq!(goal_text("Tomorrow works, see you."), None);
+        assert_eq!(goal_text("To be safe, restart."), Some("be safe".into()));
+        // The whole answer is not a goal clause.
+        assert_eq!(goal_text("To the airport"), None);
+    }
+}
