@@ -74,6 +74,65 @@ pub fn added(
     out
 }
 
+/// Content stems of code comments that open with an addition word
+/// ("# Also cache the result", "// 另外加上重试") and that `new` accepts.
+pub fn announcing_comments(code: &str, new: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
+    const OPENERS: &[&str] = &[
+        "also",
+        "additionally",
+        "bonus",
+        "extra",
+        "plus",
+        "también",
+        "además",
+        "auch",
+        "außerdem",
+        "zusätzlich",
+        "aussi",
+        "en plus",
+        "também",
+        "além disso",
+        "inoltre",
+        "anche",
+        "также",
+        "ещё",
+        "еще",
+        "另外",
+        "还",
+        "顺便",
+        "ついでに",
+    ];
+    let mut out: Vec<String> = Vec::new();
+    for line in code.lines() {
+        let t = line.trim_start();
+        let Some(body) = ["//", "#", "--", "/*"]
+            .iter()
+            .find_map(|m| t.strip_prefix(m))
+            .map(|b| b.trim_start().to_lowercase())
+        else {
+            continue;
+        };
+        let opens = OPENERS.iter().any(|o| {
+            body.strip_prefix(o).is_some_and(|rest| {
+                !rest.starts_with(|c: char| c.is_alphanumeric()) || is_cjk_start(o)
+            })
+        });
+        if !opens {
+            continue;
+        }
+        for (st, surface, _) in KeywordBag::from_text(&body).iter() {
+            if new(st, surface) && !out.iter().any(|o| o == st) && out.len() < 6 {
+                out.push(st.to_string());
+            }
+        }
+    }
+    out
+}
+
+fn is_cjk_start(s: &str) -> bool {
+    s.chars().next().is_some_and(is_cjk)
+}
+
 /// Cross-cutting concerns an answer often adds unasked, as identifier parts:
 /// each group is one concern (logging, caching, retries…).
 const CONCERNS: &[&[&str]] = &[
@@ -96,6 +155,15 @@ const CONCERNS: &[&[&str]] = &[
     &["argparse", "argv", "clap", "commander", "yargs"],
     &["dataclass", "dataclasses", "pydantic"],
     &["config", "tomllib", "configparser", "dotenv"],
+    &[
+        "gtag",
+        "googletagmanager",
+        "datalayer",
+        "analytics",
+        "pixel",
+        "mixpanel",
+    ],
+    &["codecov", "coverage", "coveralls"],
 ];
 
 // `concerns` keeps one bit per group in a u32.
@@ -209,4 +277,22 @@ pub fn is_action_word(word: &str) -> bool {
         || (n > 5 && word.starts_with("ge") && word.ends_with('t'))
         || ADD_VERBS.matches_word(word)
         || CHANGE_VERBS.matches_word(word)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn comments_that_announce_an_addition() {
+        let code = "CREATE INDEX i ON orders (customer_id);\n-- Also partition orders by month to keep it small\nx = 1";
+        let new = |st: &str, _: &str| st != "order";
+        let found = super::announcing_comments(code, &new);
+        assert!(
+            found.iter().any(|f| f.starts_with("partit")) && found.len() >= 2,
+            "{found:?}"
+        );
+        assert!(
+            super::announcing_comments("# Already handles empty input\nx = 1", &new).is_empty()
+        );
+        assert!(super::announcing_comments("# Alsoft is a vendor\nx = 1", &new).is_empty());
+    }
 }

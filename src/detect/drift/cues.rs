@@ -4,7 +4,7 @@
 use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 28] = [
+pub static ALL: [&CueList; 29] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -33,6 +33,7 @@ pub static ALL: [&CueList; 28] = [
     &INFORMAL,
     &FORMAL_GIVEN,
     &YES_NO,
+    &PRESERVING,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -174,6 +175,14 @@ pub static FIRST_PERSON: CueList = CueList::new(
         "ho",
         "abbiamo",
         "aggiunto",
+        "подключил",
+        "подключила",
+        "оформил",
+        "оформила",
+        "включил",
+        "включила",
+        "настроил",
+        "настроила",
     ],
 );
 
@@ -346,6 +355,8 @@ pub static CHANGE_VERBS: CueList = CueList::new(
         "tocc*",
         "rinomin*",
         "riscriv*",
+        "switch*",
+        "swap*",
         "sostitu*",
         "lose",
         "losing",
@@ -934,7 +945,21 @@ pub static NO_DEPENDENCIES: CueList = CueList::new(
         "不使用第三方",
         "標準ライブラリのみ",
         "標準ライブラリだけ",
-        "外部ライブラリ",
+        "外部ライブラリなし",
+        "外部ライブラリを使わ",
+        "sans utiliser de bibliothèque*",
+        "sans utiliser de librairie*",
+        "without using any librar*",
+        "without using external",
+        "without any external",
+        "sin usar librerías",
+        "sin usar bibliotecas",
+        "sin librerías",
+        "sem usar bibliotecas",
+        "без сторонних",
+        "不使用外部库",
+        "不用外部库",
+        "不要用第三方库",
     ],
 );
 
@@ -1222,6 +1247,38 @@ pub static YES_NO: CueList = CueList::new(
         "只说是或不是",
         "はいかいいえだけ",
         "はいかいいえで",
+    ],
+);
+
+/// Requests that change the code's form only (rename, type hints, comments,
+/// formatting): its logic is implicitly kept.
+pub static PRESERVING: CueList = CueList::new(
+    28,
+    &[
+        "rename",
+        "add type hints",
+        "add type annotations",
+        "add types",
+        "add docstrings",
+        "add a docstring",
+        "add comments",
+        "reformat",
+        "format this",
+        "renombra",
+        "añade anotaciones de tipo",
+        "benenne",
+        "umbenennen",
+        "typannotationen",
+        "renomme",
+        "ajoute des annotations de type",
+        "renomeie",
+        "rinomina",
+        "переименуй",
+        "重命名",
+        "添加类型注解",
+        "名前を変更",
+        "リネーム",
+        "型ヒントを",
     ],
 );
 

@@ -294,16 +294,30 @@ pub fn numbers_lost(numbers: &[String], response: &str) -> Vec<String> {
 }
 
 /// "Python 3.8" in a request: the minor version the code must run on.
+/// Without the word, "3.8-compatible" counts when the request's code is Python.
 pub fn python_minor(s: &Scanned) -> u8 {
-    let mut rest = s.text.as_str();
-    while let Some(i) = rest.find("python") {
-        rest = &rest[i + "python".len()..];
-        let v = rest.trim_start_matches([' ', '-']);
-        if let Some(minor) = v.strip_prefix("3.") {
-            let digits: String = minor.chars().take_while(char::is_ascii_digit).collect();
-            if let Ok(m) = digits.parse::<u8>() {
-                return m;
-            }
+    let minor_at = |v: &str| -> Option<u8> {
+        let digits: String = v
+            .strip_prefix("3.")?
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse::<u8>().ok()
+    };
+    let text = s.text.as_str();
+    for (i, _) in text.match_indices("python") {
+        let v = text[i + "python".len()..].trim_start_matches([' ', '-']);
+        if let Some(m) = minor_at(v) {
+            return m;
+        }
+    }
+    let python_code = text.contains("```py") || text.contains("def ") || text.contains("import ");
+    for (i, _) in text.match_indices("3.").filter(|_| python_code) {
+        let v = &text[i..];
+        let digits = v[2..].chars().take_while(char::is_ascii_digit).count();
+        let after = v[2 + digits..].trim_start_matches([' ', '-']);
+        if after.starts_with("compat") || after.starts_with("kompat") {
+            return minor_at(v).unwrap_or(0);
         }
     }
     0
@@ -360,6 +374,56 @@ pub fn newer_python(code: &str, minor: u8) -> Vec<String> {
     ] {
         if code.contains(part) {
             note(since, part);
+        }
+    }
+    found
+}
+
+/// Constructs a request can rule out by name that code shows without it:
+/// (ruled-out stem, code markers).
+const CONSTRUCTS: &[(&str, &[&str])] = &[
+    ("window", &["over (", "over("]),
+    (
+        "regex",
+        &[
+            "import re\n",
+            "re.compile",
+            "re.sub(",
+            "re.match(",
+            "new regexp",
+        ],
+    ),
+    (
+        "regular",
+        &[
+            "import re\n",
+            "re.compile",
+            "re.sub(",
+            "re.match(",
+            "new regexp",
+        ],
+    ),
+    ("loop", &["for ", "while "]),
+    ("class", &["class "]),
+    ("lambda", &["lambda "]),
+    ("jqueri", &["$(", "jquery"]),
+    ("global", &["global "]),
+    ("var", &["var "]),
+    ("async", &["async ", "await "]),
+    ("recurs", &[]),
+];
+
+/// Ruled-out constructs the answer's code uses (the marker found).
+pub fn constructs_used(forbidden: &[String], response: &str) -> Vec<String> {
+    let code = fenced_blocks(response)
+        .map(|b| format!("{}\n", b.to_lowercase()))
+        .collect::<String>();
+    let mut found = Vec::new();
+    for (stem, markers) in CONSTRUCTS {
+        if forbidden.iter().any(|f| f == stem)
+            && let Some(m) = markers.iter().find(|m| code.contains(*m))
+        {
+            found.push(m.trim().to_string());
         }
     }
     found
@@ -629,6 +693,12 @@ mod tests {
         assert_eq!(python_minor(&Scanned::new("It must run on Python 3.8.")), 8);
         assert_eq!(python_minor(&Scanned::new("python3.11 is fine")), 11);
         assert_eq!(python_minor(&Scanned::new("Use Python.")), 0);
+        let compat = "Clean this up, it must stay 3.8-compatible.\n```python\nimport os\n```";
+        assert_eq!(python_minor(&Scanned::new(compat)), 8);
+        assert_eq!(
+            python_minor(&Scanned::new("Version 3.8-compatible docs")),
+            0
+        );
         let code = "def f(p) -> list[str]:\n    match p.suffix:\n        case '.log':\n            return [p]\n";
         assert_eq!(newer_python(code, 8), ["match", "case", "list"]);
         assert!(newer_python(code, 10).is_empty());
@@ -670,6 +740,14 @@ mod tests {
             "keep the signature\n```python\ndef evens(nums: list[int]) -> list[int]:\n    pass\n```",
         );
         assert_eq!(names_changed(&[], &sigs, widened), ["evens(nums,reverse)"]);
+    }
+
+    #[test]
+    fn ruled_out_constructs_seen_in_code() {
+        let sql = "```sql\nSELECT *, ROW_NUMBER() OVER (PARTITION BY c) AS rn FROM t\n```";
+        assert_eq!(constructs_used(&["window".into()], sql), ["over ("]);
+        assert!(constructs_used(&["loop".into()], sql).is_empty());
+        assert!(constructs_used(&["window".into()], "No window function: a join.").is_empty());
     }
 
     #[test]

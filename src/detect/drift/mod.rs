@@ -85,6 +85,9 @@ pub struct TaskFacts {
     /// Its function signatures, `name(a,b)`, kept when `limits.keep_names`.
     #[serde(default)]
     pub signatures: Vec<String>,
+    /// The request carries code to work on (a fenced block).
+    #[serde(default)]
+    pub has_code: bool,
 }
 
 /// The verdict on one response.
@@ -177,6 +180,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         (Vec::new(), Vec::new())
     };
     TaskFacts {
+        has_code: task.contains("```"),
         forbidden,
         protected,
         numbers,
@@ -439,17 +443,48 @@ pub fn judge(
     // Concerns taken on silently in code (logging, caching, retries…).
     if response.contains("```") {
         // Shell and output blocks run or show things; they add nothing to the program.
+        // So are ignore lists: a line that is one bare path ("coverage", "*.log").
         let code: String = response
             .split("```")
             .skip(1)
             .step_by(2)
             .filter(|b| !is_shell_block(b))
+            .flat_map(str::lines)
+            .filter(|l| {
+                let t = l.trim();
+                t.contains(char::is_whitespace) || t.contains(['(', '=', ':', '{'])
+            })
+            .flat_map(|l| [l, "\n"])
             .collect();
-        let concerns = additions::concerns(&code, &|w| {
-            anchor.has(w) || stems_of(w).first().is_some_and(|st| anchor.has(st))
-        });
+        let known = |w: &str| anchor.has(w) || stems_of(w).first().is_some_and(|st| anchor.has(st));
+        let concerns = additions::concerns(&code, &known);
         if !concerns.is_empty() {
             return report(Cause::Additions, concerns);
+        }
+        // Changing the user's code should not bring new packages in silently
+        // ("Use NumPy: …" proposes one; an unexplained `import zod` adds one).
+        let prose: String = response
+            .split("```")
+            .step_by(2)
+            .collect::<String>()
+            .to_lowercase();
+        let packages: Vec<String> = if facts.has_code {
+            limits::third_party(response, &known)
+                .into_iter()
+                .filter(|p| !limits::has_identifier(&prose, &p.to_lowercase()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if !packages.is_empty() {
+            return report(Cause::Additions, packages);
+        }
+        // A code comment that announces an addition: "-- Also partition …".
+        let announced = additions::announcing_comments(&code, &|st, surface| {
+            weight(st) > 0.2 && !anchor.has_word(st, surface)
+        });
+        if announced.len() >= 2 {
+            return report(Cause::Additions, announced);
         }
     }
     // Hardly anything anchored at all, and not one of the request's content
@@ -497,6 +532,11 @@ fn limits_broken(
 ) -> Option<Vec<String>> {
     let l = &facts.limits;
     let non_empty = |v: Vec<String>| (!v.is_empty()).then_some(v);
+    if !facts.forbidden.is_empty()
+        && let Some(v) = non_empty(limits::constructs_used(&facts.forbidden, response))
+    {
+        return Some(v);
+    }
     let code = || {
         limits::fenced_blocks(response)
             .collect::<Vec<_>>()

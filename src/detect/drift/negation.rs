@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::cues::{
     ADD_VERBS, ANALOGY_GIVEN, CHANGE_VERBS, EXAMPLE_GIVEN, FORMAL_GIVEN, INFORMAL, KEEP,
     KEEP_AFTER, KEPT, LEFT_OUT, NEGATION, NEGATION_NOT, NO_ANALOGIES, NO_DEPENDENCIES, NO_EXAMPLES,
-    NO_EXPLANATION, NO_NEW_CONTENT, ONE_SENTENCE, PLAIN_LANGUAGE, POSTPOSED, YES_NO,
+    NO_EXPLANATION, NO_NEW_CONTENT, ONE_SENTENCE, PLAIN_LANGUAGE, POSTPOSED, PRESERVING, YES_NO,
 };
 use super::scan::{Hit, Hits, Scanned};
 use super::stems_of;
@@ -460,6 +460,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
             form_words.extend(stems_of(s.span(h.first, h.last)));
         }
     }
+    r.limits.keep_logic |= hits.any(&PRESERVING);
     r.limits.no_emoji = r.forbidden.iter().any(|f| f.starts_with("emoji"));
     r.limits.no_comments = r.forbidden.iter().any(|f| is_comment_word(f));
     r.forbidden
