@@ -58,3 +58,174 @@ proptest! {
         r.turn_start("still alive", None).unwrap();
     }
 }
+
+/// Pieces of the structures the drift detector parses (fences, signatures,
+/// SQL aliases, versions, quotes, numbers, openers, comments), with
+/// multi-byte characters next to them: slicing bugs show up here.
+const PIECES: &[&str] = &[
+    "```python\n",
+    "```\n",
+    "```sql\n",
+    "```bash\n",
+    "def f(a, b=1):\n",
+    "def f(İ, ß):\n",
+    "function g(x) {\n",
+    "    return x\n",
+    "    if x:\n",
+    "x = 1\n",
+    "tmp += 2\n",
+    "for v in xs:\n",
+    "SELECT a AS İd, b As ß FROM t\n",
+    " AS ",
+    "import requests\n",
+    "from pandas import X\n",
+    "require('lodash')\n",
+    "import x from 'y'\n",
+    "pip install ",
+    "python 3.",
+    "3.8-compatible",
+    "Python 3.8",
+    "match p:\n    case 1:\n",
+    "list[int]",
+    "| None",
+    ":=",
+    "keep the ",
+    "don't ",
+    "no ",
+    "names",
+    "amounts",
+    "dates",
+    "logic",
+    "signature",
+    "unchanged",
+    "must stay",
+    "bleiben",
+    "“",
+    "”",
+    "\"",
+    "«",
+    "»",
+    "„",
+    "‚",
+    "'",
+    "`",
+    "€1.240,50",
+    "15.03.2024",
+    "1,240",
+    "12",
+    "には",
+    "要",
+    "如果",
+    "To ",
+    "For ",
+    "Para ",
+    "Чтобы ",
+    "!",
+    "¡Claro! ",
+    "Sure! ",
+    "-- Also ",
+    "# also ",
+    "// 另外",
+    "sin dependencias",
+    "no jargon",
+    "OAuth REST HTTP JSON",
+    "over (",
+    "UTC_TIMESTAMP",
+    "useState",
+    "apt-get",
+    "°F",
+    "in Go,",
+    "yes or no",
+    "no metaphors",
+    "is like a",
+    "Dear Sir",
+    "informal",
+    "rename",
+    "done",
+    "has been",
+    "non-stop",
+    "İstanbul",
+    "ǅ",
+    "\u{300}",
+    "σς",
+    " ",
+    "\n",
+    ",",
+    ".",
+    ":",
+    "a",
+    "ü",
+    "日本",
+    "é",
+];
+
+/// Rules a request can set, so the answer-side checks run.
+const RULES: &[&str] = &[
+    "Keep the variable names. ",
+    "Don't change the logic. ",
+    "Standard library only. ",
+    "Don't touch the amounts: ",
+    "Rename it. ",
+    "It must run on Python 3.8. ",
+    "No jargon. ",
+    "No metaphors. ",
+    "Nothing formal. ",
+    "Just yes or no: ",
+    "Don't use window functions. ",
+    "Keep the signature. ",
+    "Don't translate “İß”. ",
+    "The return on the 22nd must stay. ",
+];
+
+/// Code lines, non-ASCII next to what the code checks cut at.
+const CODE: &[&str] = &[
+    "SELECT İa AS ßb, c AS d FROM t\n",
+    "def ǅ(İ, ß=1):\n",
+    "    return İ\n",
+    "İx = 1\n",
+    "for ü in xs:\n",
+    "    if ü: pass\n",
+    "import requests\n",
+    "from ü import x\n",
+    "const a = require('ü')\n",
+    "match p:\n    case 1:\n",
+    "# Also İ ü cache\n",
+    "-- also partition\n",
+    "x: list[int] | None = None\n",
+    "ROW_NUMBER() OVER (PARTITION BY a)\n",
+    "\"\"\"doc\n",
+    "\"\"\"\n",
+    "}\n",
+];
+
+fn pieced() -> impl Strategy<Value = String> {
+    (
+        proptest::collection::vec(proptest::sample::select(RULES), 0..4),
+        proptest::collection::vec(proptest::sample::select(PIECES), 0..20),
+        proptest::collection::vec(proptest::sample::select(CODE), 0..10),
+        proptest::sample::select(&["", "python", "sql", "bash", "İ"][..]),
+    )
+        .prop_map(|(rules, prose, code, tag)| {
+            format!(
+                "{}{}\n```{tag}\n{}```\n{}",
+                rules.concat(),
+                prose.concat(),
+                code.concat(),
+                prose.concat()
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn drift_parsing_never_panics(task in pieced(), history in pieced(), response in pieced()) {
+        let mut r = Regulator::new("u", Config::default()).unwrap();
+        r.turn_start(&history, None).unwrap();
+        r.turn_complete("ok", None).unwrap();
+        r.turn_start(&task, None).unwrap();
+        r.turn_complete(&response, None).unwrap();
+        let _ = r.decide();
+    }
+}

@@ -170,7 +170,8 @@ pub fn defined_names(task: &str) -> (Vec<String>, Vec<String>) {
                 keep(&ident, &mut names);
             }
             // SQL aliases: `… AS total_ventas`.
-            let lower = line.to_lowercase();
+            // ASCII lowering keeps byte offsets, so `line` can be cut where `lower` matched.
+            let lower = line.to_ascii_lowercase();
             for (i, _) in lower.match_indices(" as ") {
                 let alias: String = line[i + 4..]
                     .trim_start()

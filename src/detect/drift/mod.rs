@@ -636,15 +636,21 @@ fn other_goal(
     task: Option<&KeywordBag>,
     resp_bag: &KeywordBag,
 ) -> Option<Vec<String>> {
-    let content = |st: &str| weight(st) >= 0.5;
+    // CJK bigrams count here: a Chinese or Japanese goal has no other words.
+    let content = |st: &str| weight(st) >= 0.4;
     let range = opener::goal(s)?;
     let goal = KeywordBag::from_text(s.span(range.start, range.end));
-    let (mut n, mut held) = (0, 0);
+    let (mut n, mut held, mut lead_held) = (0, 0, None);
     for (stem, surface, _) in goal.iter().filter(|(st, _, _)| content(st)) {
+        let h = anchor.has_word(stem, surface);
         n += 1;
-        held += usize::from(anchor.has_word(stem, surface));
+        held += usize::from(h);
+        lead_held.get_or_insert(h);
     }
-    if n < held + 2 || held * 3 > n {
+    // Mostly new words; or half new when the goal's first word (its verb:
+    // "To *stop* people editing the header row") is new.
+    let new_goal = held * 3 <= n || (lead_held == Some(false) && held * 2 <= n);
+    if n < held + 2 || !new_goal {
         return None;
     }
     // The request's other content words: the answer must repeat few of them.

@@ -45,10 +45,11 @@ pub fn goal(s: &Scanned) -> Option<std::ops::Range<usize>> {
     }
     let w = s.words.get(first).filter(|w| !w.code)?;
     let clause = s.clause_range(w.clause);
-    // Japanese puts the goal first and "には" at its end.
-    let n = clause.end - clause.start;
-    if n >= 3 && s.word(clause.end - 2) == "に" && s.word(clause.end - 1) == "は" {
-        return Some(clause.start..clause.end - 2);
+    // Japanese puts the goal first and "には" after it.
+    if let Some(at) =
+        (clause.start + 2..clause.end).find(|&i| s.word(i - 1) == "に" && s.word(i) == "は")
+    {
+        return Some(clause.start..at - 1);
     }
     OPENERS.iter().find_map(|opener| {
         let matches = opener
