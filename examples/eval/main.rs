@@ -62,6 +62,17 @@ fn main() {
             },
         ),
         (
+            "drift-blind2.jsonl",
+            if std::env::var_os("REINS_EVAL_NO_BLIND").is_some() {
+                Some(String::from(
+                    "\n(second blind set not shown: REINS_EVAL_NO_BLIND is set)\n",
+                ))
+            } else {
+                load::<drift::Case>("drift-blind2.jsonl")
+                    .map(|c| drift::evaluate("Scope drift, second blind set", &c))
+            },
+        ),
+        (
             "tools.jsonl",
             load::<tools::Case>("tools.jsonl").map(|c| tools::evaluate(&c)),
         ),

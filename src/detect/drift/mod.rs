@@ -132,9 +132,50 @@ fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
             found.push((*member).to_string());
         }
     }
-    for (sign, member) in SIGNATURES {
-        if !found.iter().any(|f| f == member) && limits::has_identifier(&s.text, sign) {
-            found.push((*member).to_string());
+    for member in signature_members(&s.text) {
+        if !found.iter().any(|f| f == member) {
+            found.push(member.to_string());
+        }
+    }
+    found
+}
+
+/// The members `SIGNATURES` name in a lowercased text, in one pass: only at
+/// word starts whose first two bytes begin some signature (a bit test), not
+/// one substring search per signature.
+fn signature_members(text: &str) -> Vec<&'static str> {
+    static FIRST_TWO: OnceLock<Vec<u64>> = OnceLock::new();
+    let filter = FIRST_TWO.get_or_init(|| {
+        let mut bits = vec![0u64; 1024];
+        for (sign, _) in SIGNATURES {
+            let b = sign.as_bytes();
+            let k = usize::from(b[0]) << 8 | usize::from(b[1]);
+            bits[k / 64] |= 1 << (k % 64);
+        }
+        bits
+    });
+    let bytes = text.as_bytes();
+    let part = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    let mut found = Vec::new();
+    for i in 0..bytes.len().saturating_sub(1) {
+        let k = usize::from(bytes[i]) << 8 | usize::from(bytes[i + 1]);
+        if filter[k / 64] & (1 << (k % 64)) == 0 {
+            continue;
+        }
+        let word_start = i == 0 || !part(bytes[i - 1]);
+        let rest = &bytes[i..];
+        for (sign, member) in SIGNATURES {
+            let sb = sign.as_bytes();
+            // "useState" starts a word; "°F" and "*ngFor" may follow anything.
+            if sb[0].is_ascii_alphanumeric() && !word_start {
+                continue;
+            }
+            let ends_word = sb.last().is_some_and(|&b| part(b));
+            let matches = rest.starts_with(sb)
+                && !(ends_word && rest.get(sb.len()).is_some_and(|&b| part(b)));
+            if matches && !found.contains(member) {
+                found.push(*member);
+            }
         }
     }
     found
@@ -1027,6 +1068,9 @@ mod tests {
             "Use `now() at time zone 'utc'`, or store it in a timestamptz column.",
         );
         assert_eq!(r.cause, None, "{r:?}");
+        assert_eq!(signature_members("bake at 350°f for an hour"), ["imperi"]);
+        assert_eq!(signature_members("use usestate() here"), ["react"]);
+        assert!(signature_members("reusestate and ausestate").is_empty());
         assert!(limits::has_identifier("select ilike(x)", "ilike"));
         assert!(!limits::has_identifier("unlike_this", "ilike"));
     }
