@@ -105,15 +105,41 @@ const MAX_FACTS: usize = 32;
 
 /// Family members named, given the scanned text and its keyword bag.
 fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
+    // One lookup per word of the bag in a table built once, instead of one
+    // bag lookup per family member (there are a hundred and fifty).
+    let (by_stem, by_surface, signed) = member_tables();
+    let mut named = [0u32; 64];
+    let mut mark = |packed: u64| {
+        // Up to four (family, member) entries of 16 bits, each plus one.
+        for k in 0..4 {
+            let entry = (packed >> (16 * k)) & 0xffff;
+            if entry == 0 {
+                break;
+            }
+            let (family, member) = (((entry - 1) >> 8) as usize, ((entry - 1) & 0xff) as usize);
+            if let Some(slot) = named.get_mut(family) {
+                *slot |= 1 << member.min(31);
+            }
+        }
+    };
+    for (stem, surface, _) in bag.iter() {
+        if let Some(&bits) = by_stem.get(stem) {
+            mark(bits);
+        }
+        if let Some(&bits) = by_surface.get(surface) {
+            mark(bits);
+        }
+    }
+    // "c#", "c++": the tokenizer drops the sign, the text keeps it.
+    for (bits, word) in signed {
+        if s.text.contains(word) {
+            mark(*bits);
+        }
+    }
     let mut found = Vec::new();
-    for family in FAMILIES {
-        for member in *family {
-            // `=name`: a surface form the stemmer would blur ("plotly" → "plot").
-            let hit = member.iter().any(|m| match m.strip_prefix('=') {
-                Some(surface) => bag.iter().any(|(_, f, _)| f == surface),
-                None => bag.contains_stem(m) || (m.contains(['#', '+']) && s.text.contains(m)),
-            });
-            if hit {
+    for (f, family) in FAMILIES.iter().enumerate() {
+        for (m, member) in family.iter().enumerate() {
+            if named.get(f).is_some_and(|b| b & (1 << m.min(31)) != 0) {
                 found.push(member[0].trim_start_matches('=').to_string());
             }
         }
@@ -140,19 +166,57 @@ fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
     found
 }
 
+/// Stem → members and surface → members (`=name` entries) of `FAMILIES`:
+/// up to four `family << 8 | member` entries per word ("ubuntu" is a Unix
+/// and a distribution), 16 bits each, plus one so that 0 ends the list.
+/// Members written with a sign ("c#") are looked up in the text, listed apart.
+type MemberTables = (WordTable, WordTable, Vec<(u64, &'static str)>);
+
+fn member_tables() -> &'static MemberTables {
+    static TABLES: OnceLock<MemberTables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let (mut stems, mut surfaces, mut signed) =
+            (WordTable::default(), WordTable::default(), Vec::new());
+        for (f, family) in FAMILIES.iter().enumerate() {
+            for (m, member) in family.iter().enumerate() {
+                for word in *member {
+                    let entry = ((f as u64) << 8 | m as u64) + 1;
+                    if word.contains(['#', '+']) {
+                        signed.push((entry, *word));
+                    }
+                    let (table, key) = match word.strip_prefix('=') {
+                        Some(surface) => (&mut surfaces, surface),
+                        None => (&mut stems, *word),
+                    };
+                    let packed = table.entry(key).or_default();
+                    if let Some(k) = (0..4).find(|k| (*packed >> (16 * k)) & 0xffff == 0) {
+                        *packed |= entry << (16 * k);
+                    }
+                }
+            }
+        }
+        (stems, surfaces, signed)
+    })
+}
+
 /// The members `SIGNATURES` name in a lowercased text, in one pass: only at
 /// word starts whose first two bytes begin some signature (a bit test), not
 /// one substring search per signature.
 fn signature_members(text: &str) -> Vec<&'static str> {
-    static FIRST_TWO: OnceLock<Vec<u64>> = OnceLock::new();
-    let filter = FIRST_TWO.get_or_init(|| {
+    // A bit per first-two-byte pair, and the signatures sorted by that pair.
+    type Filter = (Vec<u64>, Vec<(usize, usize)>);
+    static FIRST_TWO: OnceLock<Filter> = OnceLock::new();
+    let (filter, by_pair) = FIRST_TWO.get_or_init(|| {
         let mut bits = vec![0u64; 1024];
-        for (sign, _) in SIGNATURES {
+        let mut by_pair = Vec::new();
+        for (i, (sign, _)) in SIGNATURES.iter().enumerate() {
             let b = sign.as_bytes();
             let k = usize::from(b[0]) << 8 | usize::from(b[1]);
             bits[k / 64] |= 1 << (k % 64);
+            by_pair.push((k, i));
         }
-        bits
+        crate::sort::sort(&mut by_pair);
+        (bits, by_pair)
     });
     let bytes = text.as_bytes();
     let part = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
@@ -164,7 +228,9 @@ fn signature_members(text: &str) -> Vec<&'static str> {
         }
         let word_start = i == 0 || !part(bytes[i - 1]);
         let rest = &bytes[i..];
-        for (sign, member) in SIGNATURES {
+        let from = by_pair.partition_point(|&(p, _)| p < k);
+        let candidates = by_pair[from..].iter().take_while(|&&(p, _)| p == k);
+        for (sign, member) in candidates.filter_map(|&(_, i)| SIGNATURES.get(i)) {
             let sb = sign.as_bytes();
             // "useState" starts a word; "°F" and "*ngFor" may follow anything.
             if sb[0].is_ascii_alphanumeric() && !word_start {

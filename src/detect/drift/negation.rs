@@ -553,20 +553,46 @@ const NAME_WORDS: &[&str] = &[
 
 /// Sets `keep_numbers` / `keep_logic` / `keep_names` when a protected scope names them.
 fn mark_kept(scope: &str, limits: &mut Limits) {
-    let names = |list: &[&str]| {
-        list.iter().any(|p| {
-            if p.chars().next().is_some_and(crate::text::is_cjk) {
-                scope.contains(p)
+    // The three lists as (first char, prefix, which), sorted: a word is
+    // compared with the few prefixes that start like it, not all 130.
+    type Table = Vec<(char, &'static str, u8)>;
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t: Table = [NUMBER_WORDS, LOGIC_WORDS, NAME_WORDS]
+            .iter()
+            .enumerate()
+            .flat_map(|(k, list)| {
+                list.iter()
+                    .filter_map(move |p| Some((p.chars().next()?, *p, k as u8)))
+            })
+            .collect();
+        crate::sort::sort(&mut t);
+        t
+    });
+    let mut kinds = [false; 3];
+    for w in scope.split(|c: char| !c.is_alphanumeric()) {
+        let Some(c) = w.chars().next() else {
+            continue;
+        };
+        let from = table.partition_point(|e| e.0 < c);
+        for (first, p, k) in table[from..].iter().take_while(|e| e.0 == c) {
+            // CJK words have no spaces: the prefix may sit anywhere in the run.
+            let hit = if crate::text::is_cjk(*first) {
+                w.contains(p)
             } else {
-                scope
-                    .split(|c: char| !c.is_alphanumeric())
-                    .any(|w| w.starts_with(p))
+                w.starts_with(p)
+            };
+            kinds[usize::from(*k)] |= hit;
+        }
+        if w.chars().any(crate::text::is_cjk) {
+            for (first, p, k) in table.iter().filter(|e| crate::text::is_cjk(e.0)) {
+                kinds[usize::from(*k)] |= *first != c && w.contains(p);
             }
-        })
-    };
-    limits.keep_numbers |= names(NUMBER_WORDS);
-    limits.keep_logic |= names(LOGIC_WORDS);
-    limits.keep_names |= names(NAME_WORDS);
+        }
+    }
+    limits.keep_numbers |= kinds[0];
+    limits.keep_logic |= kinds[1];
+    limits.keep_names |= kinds[2];
 }
 
 /// A response stem counts as a ruled-out one when equal, or the same word
