@@ -38,6 +38,22 @@ pub fn added(
             sentences.extend(sentence);
         }
     }
+    // "Here are a few extras:" announces what the next lines hold.
+    let introduced: Vec<u32> = strong
+        .iter()
+        .filter_map(|h| sentence_of(h.first))
+        .filter(|&n| {
+            let range = s.sentence_range(n);
+            let last = range.end.checked_sub(1).and_then(|i| s.words.get(i));
+            last.and_then(|w| s.text.get(w.end as usize..))
+                .is_some_and(|rest| {
+                    rest.trim_start_matches([' ', '*', '`'])
+                        .starts_with([':', '：'])
+                })
+        })
+        .flat_map(|n| n + 1..n + 5)
+        .collect();
+    sentences.extend(introduced);
     crate::sort::sort(&mut sentences);
     sentences.dedup();
     // The cue words themselves ("además", "habe ich", "我还") are not what

@@ -109,6 +109,11 @@ pub static ADDITION_STRONG: CueList = CueList::new(
         "a few extras",
         "some extras",
         "i also went ahead",
+        "已同时",
+        "同时为您",
+        "同时帮您",
+        "顺便为您",
+        "另外为您",
     ],
 );
 

@@ -1094,6 +1094,24 @@ mod tests {
     }
 
     #[test]
+    fn a_keep_ends_where_the_request_turns_to_a_change() {
+        let task = "Keep the meeting on Thursday but move it from 10:30 to 11:00.";
+        let facts = task_facts(task, &KeywordBag::from_text(task));
+        assert!(facts.numbers.is_empty(), "{facts:?}");
+        assert_eq!(run(task, "Done: Thursday at 11:00.").cause, None);
+    }
+
+    #[test]
+    fn an_addition_announced_before_a_colon_covers_what_follows() {
+        let task = "Fix the typos in my intro: \"I finaly moved our project to Fly.io.\"";
+        let r = run(
+            task,
+            "Fixed: \"I finally moved our project to Fly.io.\"\n\nHere are a few extras:\n\n**SEO title:** Migrating a side project in two weekends\n**Meta description:** costs, gotchas and lessons",
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+    }
+
+    #[test]
     fn a_compound_prefix_is_not_a_negation() {
         let facts = task_facts(
             "I'd like to change them to non-stop flights on the same dates.",

@@ -308,6 +308,12 @@ fn unjudgeable(s: &Scanned, from: usize, to: usize) -> bool {
             .is_some_and(|w| QUANTITY.iter().any(|q| w.starts_with(q)))
 }
 
+/// Conjunctions that turn from what is kept to what changes.
+const TURNS: &[&str] = &[
+    "but", "then", "while", "whereas", "aber", "doch", "pero", "mais", "mas", "ma", "но", "但",
+    "而", "でも", "けど",
+];
+
 /// Words a negation takes in: "without" and its kin still rule out inside a
 /// question ("how do I add an index without locking the table?").
 fn binds_in_questions(cue: &str) -> bool {
@@ -413,16 +419,24 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         }
         if let Some(w) = s.words.get(h.first) {
             let clause = s.clause_range(w.clause);
-            r.kept(s, h.last..clause.end);
-            push_new(&mut r.protected, stems_of(s.span(h.last, clause.end)));
+            // "Keep the meeting but move it to 11:00": the keep ends at "but".
+            let end = (h.last..clause.end)
+                .find(|&i| TURNS.contains(&s.word(i)))
+                .unwrap_or(clause.end);
+            r.kept(s, h.last..end);
+            push_new(&mut r.protected, stems_of(s.span(h.last, end)));
         }
     }
     // "Parameter und Rückgabewert sollen so bleiben": what comes before.
     for h in hits.get(&KEEP_AFTER) {
         if let Some(w) = s.words.get(h.first) {
             let clause = s.clause_range(w.clause);
-            r.kept(s, clause.start..h.first);
-            push_new(&mut r.protected, stems_of(s.span(clause.start, h.first)));
+            let start = (clause.start..h.first)
+                .rev()
+                .find(|&i| TURNS.contains(&s.word(i)))
+                .map_or(clause.start, |i| i + 1);
+            r.kept(s, start..h.first);
+            push_new(&mut r.protected, stems_of(s.span(start, h.first)));
         }
     }
     // What the request itself asks to change is not protected by a "keep"
