@@ -269,7 +269,7 @@ impl Session {
         if self.context.len() > CONTEXT_TURNS || self.tool_text.len() > TOOL_TEXT_BYTES {
             return bad("context", "holds more than the caps");
         }
-        if self.facts.forbidden.len() > 32 || self.facts.tech.len() > 32 {
+        if !self.facts.is_bounded() {
             return bad("facts", "holds more than the caps");
         }
         if let Some(d) = &self.drift

@@ -347,6 +347,16 @@ fn foreign_future_and_tampered_snapshots_are_refused() {
             "session.tools.runLen",
         ),
         (
+            tamper(|v| v["session"]["facts"]["verbatim"] = json!(vec!["term"; 40])),
+            ErrorKind::Range,
+            "session.facts",
+        ),
+        (
+            tamper(|v| v["session"]["facts"]["numbers"] = json!(["9".repeat(500)])),
+            ErrorKind::Range,
+            "session.facts",
+        ),
+        (
             tamper(|v| v["memory"]["topics"]["async+fetch_user"]["qualitySum"] = json!(50.0)),
             ErrorKind::Range,
             "memory.topics[\"async+fetch_user\"].qualitySum",

@@ -90,6 +90,25 @@ pub struct TaskFacts {
     pub has_code: bool,
 }
 
+impl TaskFacts {
+    /// Every list within `MAX_FACTS` entries of at most `MAX_FACT_BYTES`
+    /// each: what an imported snapshot must respect.
+    pub fn is_bounded(&self) -> bool {
+        [
+            &self.forbidden,
+            &self.protected,
+            &self.tech,
+            &self.numbers,
+            &self.verbatim,
+            &self.names,
+            &self.signatures,
+        ]
+        .iter()
+        .all(|list| list.len() <= MAX_FACTS && list.iter().all(|s| s.len() <= MAX_FACT_BYTES))
+            && self.lang.len() <= MAX_FACT_BYTES
+    }
+}
+
 /// The verdict on one response.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -102,6 +121,8 @@ pub struct DriftReport {
 }
 
 const MAX_FACTS: usize = 32;
+/// Longest fact kept (a quoted term, a signature); longer ones are material.
+const MAX_FACT_BYTES: usize = 160;
 
 /// Family members named, given the scanned text and its keyword bag.
 fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
@@ -265,10 +286,13 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         None if translation => String::new(),
         None => language_of_scanned(&s),
     };
-    let mut forbidden = rules.forbidden;
-    forbidden.truncate(MAX_FACTS);
-    let mut protected = rules.protected;
-    protected.truncate(MAX_FACTS);
+    // Every list within the caps an imported snapshot is held to.
+    let fit = |mut v: Vec<String>| {
+        v.retain(|s| s.len() <= MAX_FACT_BYTES);
+        v.truncate(MAX_FACTS);
+        v
+    };
+    let (forbidden, protected) = (fit(rules.forbidden), fit(rules.protected));
     let closing = hits.any(&THANKS) && task.len() < 200 && !task.contains(['?', '？']);
     let mut limits = rules.limits;
     limits.python_minor = limits::python_minor(&s);
@@ -280,18 +304,19 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
             }
         }
     }
-    numbers.truncate(MAX_FACTS);
+    let numbers = fit(numbers);
     let (names, signatures) = if limits.keep_names {
         limits::defined_names(task)
     } else {
         (Vec::new(), Vec::new())
     };
+    let (names, signatures) = (fit(names), fit(signatures));
     TaskFacts {
         has_code: task.contains("```"),
         forbidden,
         protected,
         numbers,
-        verbatim: rules.verbatim,
+        verbatim: fit(rules.verbatim),
         names,
         signatures,
         code: if limits.keep_logic {
@@ -301,7 +326,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         },
         limits,
         lang,
-        tech: tech_in(&s, bag),
+        tech: fit(tech_in(&s, bag)),
         translation,
         closing,
     }
