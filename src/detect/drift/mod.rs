@@ -361,6 +361,11 @@ fn synonym_groups(stem: &str) -> u64 {
     table.get(stem).copied().unwrap_or(0)
 }
 
+const LATIN_PREFIXES: &[&str] = &[
+    "inter", "intra", "trans", "under", "super", "multi", "contr", "count", "extra", "micro",
+    "macro", "retro", "hyper", "ultra", "circu", "compr", "const", "conse", "repre", "recon",
+];
+
 /// What anchors a response, prepared once per judgement: anchored means in
 /// the request or its context exactly, through a synonym group, or by a shared
 /// prefix of five characters (derivations the stemmer leaves apart).
@@ -388,7 +393,10 @@ impl<'a> Anchors<'a> {
             .iter()
             .flat_map(|b| b.iter())
             .filter(|(s, _, _)| s.chars().count() >= 5)
-            .map(|(s, _, _)| s.chars().take(5).collect())
+            .map(|(s, _, _)| s.chars().take(5).collect::<String>())
+            // Latin prefixes say nothing of the word: "interest" and
+            // "interview" share "inter" and nothing else.
+            .filter(|p| !LATIN_PREFIXES.contains(&p.as_str()))
             .collect();
         crate::sort::sort(&mut prefixes);
         prefixes.dedup();
@@ -772,9 +780,18 @@ fn other_goal(
     let content = |st: &str| weight(st) >= 0.4;
     let range = opener::goal(s)?;
     let goal = KeywordBag::from_text(s.span(range.start, range.end));
+    // Names the request also uses ("Junior Data Analyst", "WordPress") are
+    // what the two questions share: the goal is in the other words.
+    let names: Vec<&str> = (range.start + 1..range.end)
+        .filter(|&i| s.words.get(i).is_some_and(|w| w.initial))
+        .map(|i| s.word(i))
+        .collect();
     let (mut n, mut held, mut lead_held) = (0, 0, None);
     for (stem, surface, _) in goal.iter().filter(|(st, _, _)| content(st)) {
         let h = anchor.has_word(stem, surface);
+        if h && names.contains(&surface) {
+            continue;
+        }
         n += 1;
         held += usize::from(h);
         lead_held.get_or_insert(h);
@@ -1134,6 +1151,16 @@ mod tests {
             "Fixed: \"I finally moved our project to Fly.io.\"\n\nHere are a few extras:\n\n**SEO title:** Migrating a side project in two weekends\n**Meta description:** costs, gotchas and lessons",
         );
         assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+    }
+
+    #[test]
+    fn names_shared_with_the_request_do_not_anchor_a_goal() {
+        let task = "Can you make the opening of my cover letter less stiff? It says: \"I am writing to express my interest in the Junior Data Analyst position.\"";
+        let other = "Here are some strong questions to raise at the end of a Junior Data Analyst interview: what a typical week looks like, which tools the team uses day to day, how success is measured in the first ninety days, and who you would work with most closely on the reporting side of things.";
+        let r = run(task, other);
+        assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
+        let same = "Here is a less stiff opening for your Junior Data Analyst letter: \"Your Junior Data Analyst opening caught my eye because turning messy data into clear answers is what I enjoy most, and I would love to bring that to your team and its reporting work every single day.\"";
+        assert_eq!(run(task, same).cause, None);
     }
 
     #[test]

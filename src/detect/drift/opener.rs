@@ -10,6 +10,13 @@ use super::scan::Scanned;
 const OPENERS: &[&[&str]] = &[
     &["to"],
     &["for"],
+    &["here", "are", "some"],
+    &["here", "are", "the"],
+    &["here", "are"],
+    &["here", "is", "the"],
+    &["here", "is"],
+    &["here's", "the"],
+    &["here's"],
     &["in", "order", "to"],
     &["if", "you", "want", "to"],
     &["if", "you'd", "like", "to"],

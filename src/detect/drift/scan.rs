@@ -21,6 +21,8 @@ pub struct Word {
     pub quoted: bool,
     /// Written in capitals ("EST", "DEN"): an acronym, not a function word.
     pub caps: bool,
+    /// Starts with a capital letter ("WordPress", "Analyst").
+    pub initial: bool,
     /// Hash of the word, and of its first three characters (0 when shorter):
     /// cue lookups compare numbers, not strings.
     key: u32,
@@ -69,6 +71,7 @@ struct Builder {
     len: usize,
     letters: u32,
     capitals: u32,
+    initial: bool,
     fenced: bool,
     inline: bool,
     ticks: u8,
@@ -83,7 +86,7 @@ impl Builder {
         self.fenced || self.inline
     }
 
-    fn push_word(&mut self, start: usize, end: usize, caps: bool, quoted: bool) {
+    fn push_word(&mut self, start: usize, end: usize, caps: (bool, bool), quoted: bool) {
         if end > start && self.words.len() < MAX_WORDS {
             self.words.push(Word {
                 start: start as u32,
@@ -92,7 +95,8 @@ impl Builder {
                 sentence: self.sentence,
                 code: self.code(),
                 quoted,
-                caps,
+                caps: caps.0,
+                initial: caps.1,
                 key: 0,
                 key3: 0,
             });
@@ -105,7 +109,7 @@ impl Builder {
             // A trailing apostrophe is a quote, not part of the word.
             let end = self.out.trim_end_matches('\'').len().max(b);
             let caps = self.letters >= 2 && self.capitals == self.letters;
-            self.push_word(b, end, caps, self.word_quoted);
+            self.push_word(b, end, (caps, self.initial), self.word_quoted);
         }
     }
 
@@ -114,6 +118,7 @@ impl Builder {
         if self.start.is_none() {
             self.start = Some(self.out.len());
             self.word_quoted = self.quoted;
+            self.initial = c.is_uppercase();
             (self.len, self.letters, self.capitals) = (0, 0, 0);
         }
         self.len += 1;
@@ -182,7 +187,7 @@ impl Scanned {
                 b.len = 2;
                 let at = b.out.len();
                 b.out.push(c);
-                b.push_word(at, b.out.len(), false, b.quoted);
+                b.push_word(at, b.out.len(), (false, false), b.quoted);
                 continue;
             }
             if is_word_char(c) && !(c == '\'' && b.start.is_none()) {
