@@ -1156,7 +1156,7 @@ mod tests {
     #[test]
     fn names_shared_with_the_request_do_not_anchor_a_goal() {
         let task = "Can you make the opening of my cover letter less stiff? It says: \"I am writing to express my interest in the Junior Data Analyst position.\"";
-        let other = "Here are some strong questions to raise at the end of a Junior Data Analyst interview: what a typical week looks like, which tools the team uses day to day, how success is measured in the first ninety days, and who you would work with most closely on the reporting side of things.";
+        let other = "Here are strong Junior Data Analyst interview questions: what a typical week looks like, which tools the team uses day to day, how success is measured in the first ninety days, and who you would work with most closely on the reporting side of things.";
         let r = run(task, other);
         assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
         let same = "Here is a less stiff opening for your Junior Data Analyst letter: \"Your Junior Data Analyst opening caught my eye because turning messy data into clear answers is what I enjoy most, and I would love to bring that to your team and its reporting work every single day.\"";
