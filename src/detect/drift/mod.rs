@@ -550,9 +550,9 @@ pub fn judge(
     }
     // Another human language than the one asked (or asked for).
     // Six words tell a language; a keyword count would miss short translations.
-    if !facts.lang.is_empty() && scanned.units(|w| !w.code) >= 6.0 {
+    if !facts.lang.is_empty() && !resp_lang.is_empty() && resp_lang != facts.lang {
         let lang = &resp_lang;
-        if !lang.is_empty() && *lang != facts.lang {
+        if scanned.units(|w| !w.code) >= 6.0 {
             return report(
                 Cause::Language,
                 vec![format!("answered in {lang}, asked in {}", facts.lang)],
@@ -603,19 +603,16 @@ pub fn judge(
         }
         // Changing the user's code should not bring new packages in silently
         // ("Use NumPy: …" proposes one; an unexplained `import zod` adds one).
-        let prose: String = response
-            .split("```")
-            .step_by(2)
-            .collect::<String>()
-            .to_lowercase();
-        let packages: Vec<String> = if facts.has_code {
+        let mut packages = if facts.has_code {
             limits::third_party(response, &known)
-                .into_iter()
-                .filter(|p| !limits::has_identifier(&prose, &p.to_lowercase()))
-                .collect()
         } else {
             Vec::new()
         };
+        if !packages.is_empty() {
+            let prose: String = response.split("```").step_by(2).collect::<String>();
+            let prose = prose.to_lowercase();
+            packages.retain(|p| !limits::has_identifier(&prose, &p.to_lowercase()));
+        }
         if !packages.is_empty() {
             return report(Cause::Additions, packages);
         }
@@ -641,11 +638,11 @@ pub fn judge(
     });
     let quiet_reply = facts.closing || task_content == 0 || short_reply(&scanned) || asks_back;
     if !quiet_reply
-        && !reports_done(&scanned, &hits)
         && resp_content >= 2
         && anchored_content <= resp_content / 20
         && covered == 0
         && score >= off_topic_at
+        && !reports_done(&scanned, &hits)
     {
         return report(Cause::OffTopic, listed(&|_| true));
     }

@@ -404,6 +404,9 @@ type Entry = (u32, bool, u16, u16, u32);
 struct Index {
     entries: Vec<Entry>,
     filter: Vec<u64>,
+    /// (key, prefix) → where its entries start and how many there are: one
+    /// hash lookup past the filter instead of a binary search.
+    ranges: std::collections::HashMap<(u32, bool), (u32, u32), crate::hash::FastBuild>,
 }
 
 impl Index {
@@ -418,15 +421,13 @@ impl Index {
         if !self.may_have(k) {
             return &[];
         }
-        let from = self.entries.partition_point(|e| (e.0, e.1) < (k, prefix));
-        let len = self
-            .entries
-            .get(from..)
-            .unwrap_or(&[])
-            .iter()
-            .take_while(|e| e.0 == k && e.1 == prefix)
-            .count();
-        self.entries.get(from..from + len).unwrap_or(&[])
+        match self.ranges.get(&(k, prefix)) {
+            Some(&(from, len)) => self
+                .entries
+                .get(from as usize..(from + len) as usize)
+                .unwrap_or(&[]),
+            None => &[],
+        }
     }
 }
 
@@ -451,9 +452,15 @@ fn index() -> &'static Index {
                 *w |= 1 << (bit % 64);
             }
         }
+        let mut ranges = std::collections::HashMap::default();
+        for (i, e) in idx.iter().enumerate() {
+            let range: &mut (u32, u32) = ranges.entry((e.0, e.1)).or_insert((i as u32, 0));
+            range.1 += 1;
+        }
         Index {
             entries: idx,
             filter,
+            ranges,
         }
     })
 }
