@@ -32,6 +32,17 @@ fn load<T: DeserializeOwned>(name: &str) -> Option<Vec<T>> {
     Some(rows)
 }
 
+/// A blind drift set's section; while tuning, `REINS_EVAL_NO_BLIND=1` keeps
+/// its figures out of view.
+fn blind(file: &str, name: &str) -> Option<String> {
+    if std::env::var_os("REINS_EVAL_NO_BLIND").is_some() {
+        return Some(format!(
+            "\n({name} not shown: REINS_EVAL_NO_BLIND is set)\n"
+        ));
+    }
+    load::<drift::Case>(file).map(|c| drift::evaluate(&format!("Scope drift, {name}"), &c))
+}
+
 fn main() {
     println!("# reins detector evaluation");
     for (name, section) in [
@@ -49,28 +60,10 @@ fn main() {
             load::<drift::Case>("drift-extra.jsonl")
                 .map(|c| drift::evaluate("Scope drift, second development set", &c)),
         ),
-        (
-            "drift-blind.jsonl",
-            // While tuning, `REINS_EVAL_NO_BLIND=1` keeps the blind figures out of view.
-            if std::env::var_os("REINS_EVAL_NO_BLIND").is_some() {
-                Some(String::from(
-                    "\n(blind set not shown: REINS_EVAL_NO_BLIND is set)\n",
-                ))
-            } else {
-                load::<drift::Case>("drift-blind.jsonl")
-                    .map(|c| drift::evaluate("Scope drift, blind set", &c))
-            },
-        ),
+        ("drift-blind.jsonl", blind("drift-blind.jsonl", "blind set")),
         (
             "drift-blind2.jsonl",
-            if std::env::var_os("REINS_EVAL_NO_BLIND").is_some() {
-                Some(String::from(
-                    "\n(second blind set not shown: REINS_EVAL_NO_BLIND is set)\n",
-                ))
-            } else {
-                load::<drift::Case>("drift-blind2.jsonl")
-                    .map(|c| drift::evaluate("Scope drift, second blind set", &c))
-            },
+            blind("drift-blind2.jsonl", "second blind set"),
         ),
         (
             "tools.jsonl",
