@@ -220,6 +220,46 @@ fn member_tables() -> &'static MemberTables {
     })
 }
 
+/// How an answer writes the family members `siblings` (canonical names):
+/// its words that name them, then the identifiers that gave them away.
+fn sibling_words(siblings: &[String], s: &Scanned, bag: &KeywordBag) -> Vec<String> {
+    let (by_stem, by_surface, _) = member_tables();
+    let names = |packed: u64| {
+        (0..4).any(|k| {
+            let entry = (packed >> (16 * k)) & 0xffff;
+            entry != 0 && {
+                let (f, m) = (((entry - 1) >> 8) as usize, ((entry - 1) & 0xff) as usize);
+                FAMILIES
+                    .get(f)
+                    .and_then(|family| family.get(m))
+                    .is_some_and(|member| {
+                        siblings
+                            .iter()
+                            .any(|x| member[0].trim_start_matches('=') == x)
+                    })
+            }
+        })
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (stem, surface, _) in bag.iter() {
+        let hit = by_stem.get(stem).is_some_and(|&p| names(p))
+            || by_surface.get(surface).is_some_and(|&p| names(p));
+        if hit && !out.iter().any(|o| o == surface) {
+            out.push(surface.to_string());
+        }
+    }
+    for (sign, member) in SIGNATURES {
+        if siblings.iter().any(|x| x == member)
+            && limits::has_identifier(&s.text, sign)
+            && !out.iter().any(|o| o == sign.trim())
+        {
+            out.push(sign.trim().to_string());
+        }
+    }
+    out.truncate(MAX_LISTED);
+    out
+}
+
 /// The members `SIGNATURES` name in a lowercased text, in one pass: only at
 /// word starts whose first two bytes begin some signature (a bit test), not
 /// one substring search per signature.
@@ -553,10 +593,10 @@ pub fn judge(
     if !facts.lang.is_empty() && !resp_lang.is_empty() && resp_lang != facts.lang {
         let lang = &resp_lang;
         if scanned.units(|w| !w.code) >= 6.0 {
-            return report(
-                Cause::Language,
-                vec![format!("answered in {lang}, asked in {}", facts.lang)],
-            );
+            // The verdict, then the answer's own words to point at.
+            let mut tokens = vec![format!("answered in {lang}, asked in {}", facts.lang)];
+            tokens.extend(listed(&|_| true).into_iter().take(MAX_LISTED - 1));
+            return report(Cause::Language, tokens);
         }
     }
     // A sibling technology instead of the one asked about.
@@ -566,7 +606,18 @@ pub fn judge(
         tech_in(&scanned, resp_bag)
     };
     if let Some(siblings) = sibling_tech(&facts.tech, &resp_tech) {
-        return report(Cause::Framework, siblings);
+        // The sibling as the answer writes it ("PowerShell", `UTC_TIMESTAMP`),
+        // then what else the answer brought.
+        let mut tokens = sibling_words(&siblings, &scanned, resp_bag);
+        if tokens.is_empty() {
+            tokens = siblings;
+        }
+        for w in listed(&|_| true) {
+            if tokens.len() < MAX_LISTED && !tokens.contains(&w) {
+                tokens.push(w);
+            }
+        }
+        return report(Cause::Framework, tokens);
     }
     // Announced additions carrying new content.
     let asks_back = response.len() < 400 && response.contains(['?', '？']);
@@ -1130,6 +1181,8 @@ mod tests {
             "Thank you for your order, it will be delivered on Monday.",
         );
         assert_eq!(r.cause, Some(Cause::Language), "{r:?}");
+        assert_eq!(r.tokens[0], "answered in en, asked in de");
+        assert!(r.tokens.iter().any(|t| t == "monday"), "{r:?}");
     }
 
     #[test]
@@ -1263,13 +1316,25 @@ mod tests {
             "Here's a Deployment you can apply with kubectl:\n```yaml\nkind: Deployment\n```",
         );
         assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
-        assert_eq!(r.tokens, ["kubernet"]);
+        // The sibling as written comes first, then what else the answer brought.
+        assert_eq!(
+            r.tokens.first().map(String::as_str),
+            Some("kubectl"),
+            "{r:?}"
+        );
+        assert!(r.tokens.iter().any(|t| t == "deployment"), "{r:?}");
         // A code fence names its language: Rust asked, Go answered.
         let r = run(
             "How do I parse JSON in Rust with serde?",
             "Use the standard library:\n```go\nvar u User\njson.Unmarshal(data, &u)\n```",
         );
         assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+        // Named only by its fence: the canonical name leads.
+        assert_eq!(
+            r.tokens.first().map(String::as_str),
+            Some("golang"),
+            "{r:?}"
+        );
     }
 
     #[test]
