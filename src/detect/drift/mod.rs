@@ -264,16 +264,18 @@ fn sibling_words(siblings: &[String], s: &Scanned, bag: &KeywordBag) -> Vec<Stri
 /// word starts whose first two bytes begin some signature (a bit test), not
 /// one substring search per signature.
 fn signature_members(text: &str) -> Vec<&'static str> {
-    // A bit per first-two-byte pair, and the signatures sorted by that pair.
+    // A 4-Kbit filter of first-two-byte pairs (half a kilobyte: the heap
+    // is a budget too), and the signatures sorted by that pair.
     type Filter = (Vec<u64>, Vec<(usize, usize)>);
+    let bit = |k: usize| (k ^ (k >> 7)) & 4095;
     static FIRST_TWO: OnceLock<Filter> = OnceLock::new();
     let (filter, by_pair) = FIRST_TWO.get_or_init(|| {
-        let mut bits = vec![0u64; 1024];
+        let mut bits = vec![0u64; 64];
         let mut by_pair = Vec::new();
         for (i, (sign, _)) in SIGNATURES.iter().enumerate() {
             let b = sign.as_bytes();
             let k = usize::from(b[0]) << 8 | usize::from(b[1]);
-            bits[k / 64] |= 1 << (k % 64);
+            bits[bit(k) / 64] |= 1 << (bit(k) % 64);
             by_pair.push((k, i));
         }
         crate::sort::sort(&mut by_pair);
@@ -284,7 +286,7 @@ fn signature_members(text: &str) -> Vec<&'static str> {
     let mut found = Vec::new();
     for i in 0..bytes.len().saturating_sub(1) {
         let k = usize::from(bytes[i]) << 8 | usize::from(bytes[i + 1]);
-        if filter[k / 64] & (1 << (k % 64)) == 0 {
+        if filter[bit(k) / 64] & (1 << (bit(k) % 64)) == 0 {
             continue;
         }
         let word_start = i == 0 || !part(bytes[i - 1]);
