@@ -21,15 +21,26 @@ pub struct CodeShape {
 
 const MAX_NUMBERS: usize = 16;
 
-/// The fenced code blocks of a text, each as one string.
-pub fn fenced_blocks(text: &str) -> impl Iterator<Item = &str> {
+/// The fenced code blocks of a text as (language tag, code); the tag is ""
+/// when the fence names none.
+pub fn fences(text: &str) -> impl Iterator<Item = (&str, &str)> {
     text.split("```").skip(1).step_by(2).map(|block| {
         // The first line after the fence is its language tag.
         match block.find('\n') {
-            Some(i) if !block[..i].contains(char::is_whitespace) => &block[i + 1..],
-            _ => block,
+            Some(i) if !block[..i].contains(char::is_whitespace) => (&block[..i], &block[i + 1..]),
+            _ => ("", block),
         }
     })
+}
+
+/// The fenced code blocks of a text, each as one string.
+pub fn fenced_blocks(text: &str) -> impl Iterator<Item = &str> {
+    fences(text).map(|(_, code)| code)
+}
+
+/// The text outside fenced code blocks: the prose.
+pub fn outside_fences(text: &str) -> String {
+    text.split("```").step_by(2).collect()
 }
 
 const CONTROL_WORDS: &[&str] = &[
@@ -83,7 +94,7 @@ pub fn code_shape(text: &str) -> CodeShape {
 }
 
 /// Under "keep the logic": the answer's code took on new statements or new
-/// branches. Returns the new control words, or "statements" when it only grew.
+/// branches. Returns "N statements instead of M" to show the change.
 pub fn logic_changed(task: CodeShape, response: &str) -> Option<Vec<String>> {
     if task.statements == 0 {
         return None;
@@ -129,7 +140,7 @@ fn signature(line: &str) -> Option<(String, Vec<String>)> {
 /// loop variables, SQL aliases) that its prose does not mention: what "keep
 /// the names" keeps. `name(a,b)` entries record each signature.
 pub fn defined_names(task: &str) -> (Vec<String>, Vec<String>) {
-    let prose: String = task.split("```").step_by(2).collect();
+    let prose = outside_fences(task);
     let mentioned = |n: &str| has_identifier(&prose, n);
     let (mut names, mut signatures) = (Vec::new(), Vec::new());
     let keep = |n: &str, names: &mut Vec<String>| {
@@ -384,26 +395,8 @@ pub fn newer_python(code: &str, minor: u8) -> Vec<String> {
 /// (ruled-out stem, code markers).
 const CONSTRUCTS: &[(&str, &[&str])] = &[
     ("window", &["over (", "over("]),
-    (
-        "regex",
-        &[
-            "import re\n",
-            "re.compile",
-            "re.sub(",
-            "re.match(",
-            "new regexp",
-        ],
-    ),
-    (
-        "regular",
-        &[
-            "import re\n",
-            "re.compile",
-            "re.sub(",
-            "re.match(",
-            "new regexp",
-        ],
-    ),
+    ("regex", REGEX_USE),
+    ("regular", REGEX_USE),
     ("loop", &["for ", "while "]),
     ("class", &["class "]),
     ("lambda", &["lambda "]),
@@ -411,7 +404,13 @@ const CONSTRUCTS: &[(&str, &[&str])] = &[
     ("global", &["global "]),
     ("var", &["var "]),
     ("async", &["async ", "await "]),
-    ("recurs", &[]),
+];
+const REGEX_USE: &[&str] = &[
+    "import re\n",
+    "re.compile",
+    "re.sub(",
+    "re.match(",
+    "new regexp",
 ];
 
 /// Ruled-out constructs the answer's code uses (the marker found).

@@ -131,13 +131,7 @@ fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
     let (by_stem, by_surface, signed) = member_tables();
     let mut named = [0u32; 64];
     let mut mark = |packed: u64| {
-        // Up to four (family, member) entries of 16 bits, each plus one.
-        for k in 0..4 {
-            let entry = (packed >> (16 * k)) & 0xffff;
-            if entry == 0 {
-                break;
-            }
-            let (family, member) = (((entry - 1) >> 8) as usize, ((entry - 1) & 0xff) as usize);
+        for (family, member) in packed_members(packed) {
             if let Some(slot) = named.get_mut(family) {
                 *slot |= 1 << member.min(31);
             }
@@ -179,7 +173,7 @@ fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
             found.push((*member).to_string());
         }
     }
-    for member in signature_members(&s.text) {
+    for (_, member) in signatures_in(&s.text) {
         if !found.iter().any(|f| f == member) {
             found.push(member.to_string());
         }
@@ -192,6 +186,14 @@ fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
 /// and a distribution), 16 bits each, plus one so that 0 ends the list.
 /// Members written with a sign ("c#") are looked up in the text, listed apart.
 type MemberTables = (WordTable, WordTable, Vec<(u64, &'static str)>);
+
+/// The (family, member) entries packed in one `member_tables` value.
+fn packed_members(packed: u64) -> impl Iterator<Item = (usize, usize)> {
+    (0..4)
+        .map(move |k| (packed >> (16 * k)) & 0xffff)
+        .take_while(|&entry| entry != 0)
+        .map(|entry| (((entry - 1) >> 8) as usize, ((entry - 1) & 0xff) as usize))
+}
 
 fn member_tables() -> &'static MemberTables {
     static TABLES: OnceLock<MemberTables> = OnceLock::new();
@@ -225,19 +227,15 @@ fn member_tables() -> &'static MemberTables {
 fn sibling_words(siblings: &[String], s: &Scanned, bag: &KeywordBag) -> Vec<String> {
     let (by_stem, by_surface, _) = member_tables();
     let names = |packed: u64| {
-        (0..4).any(|k| {
-            let entry = (packed >> (16 * k)) & 0xffff;
-            entry != 0 && {
-                let (f, m) = (((entry - 1) >> 8) as usize, ((entry - 1) & 0xff) as usize);
-                FAMILIES
-                    .get(f)
-                    .and_then(|family| family.get(m))
-                    .is_some_and(|member| {
-                        siblings
-                            .iter()
-                            .any(|x| member[0].trim_start_matches('=') == x)
-                    })
-            }
+        packed_members(packed).any(|(f, m)| {
+            FAMILIES
+                .get(f)
+                .and_then(|family| family.get(m))
+                .is_some_and(|member| {
+                    siblings
+                        .iter()
+                        .any(|x| member[0].trim_start_matches('=') == x)
+                })
         })
     };
     let mut out: Vec<String> = Vec::new();
@@ -248,11 +246,8 @@ fn sibling_words(siblings: &[String], s: &Scanned, bag: &KeywordBag) -> Vec<Stri
             out.push(surface.to_string());
         }
     }
-    for (sign, member) in SIGNATURES {
-        if siblings.iter().any(|x| x == member)
-            && limits::has_identifier(&s.text, sign)
-            && !out.iter().any(|o| o == sign.trim())
-        {
+    for (sign, member) in signatures_in(&s.text) {
+        if siblings.iter().any(|x| x == member) && !out.iter().any(|o| o == sign.trim()) {
             out.push(sign.trim().to_string());
         }
     }
@@ -260,10 +255,10 @@ fn sibling_words(siblings: &[String], s: &Scanned, bag: &KeywordBag) -> Vec<Stri
     out
 }
 
-/// The members `SIGNATURES` name in a lowercased text, in one pass: only at
-/// word starts whose first two bytes begin some signature (a bit test), not
-/// one substring search per signature.
-fn signature_members(text: &str) -> Vec<&'static str> {
+/// The `SIGNATURES` entries (signature, member) found in a lowercased text,
+/// in one pass: only at word starts whose first two bytes begin some
+/// signature (a bit test), not one substring search per signature.
+fn signatures_in(text: &str) -> Vec<(&'static str, &'static str)> {
     // A 4-Kbit filter of first-two-byte pairs (half a kilobyte: the heap
     // is a budget too), and the signatures sorted by that pair.
     type Filter = (Vec<u64>, Vec<(usize, usize)>);
@@ -302,8 +297,8 @@ fn signature_members(text: &str) -> Vec<&'static str> {
             let ends_word = sb.last().is_some_and(|&b| part(b));
             let matches = rest.starts_with(sb)
                 && !(ends_word && rest.get(sb.len()).is_some_and(|&b| part(b)));
-            if matches && !found.contains(member) {
-                found.push(*member);
+            if matches && !found.iter().any(|(s, _)| s == sign) {
+                found.push((*sign, *member));
             }
         }
     }
@@ -637,12 +632,9 @@ pub fn judge(
     if response.contains("```") {
         // Shell and output blocks run or show things; they add nothing to the program.
         // So are ignore lists: a line that is one bare path ("coverage", "*.log").
-        let code: String = response
-            .split("```")
-            .skip(1)
-            .step_by(2)
-            .filter(|b| !is_shell_block(b))
-            .flat_map(str::lines)
+        let code: String = limits::fences(response)
+            .filter(|(tag, body)| !is_shell_block(tag, body))
+            .flat_map(|(_, body)| body.lines())
             .filter(|l| {
                 let t = l.trim();
                 t.contains(char::is_whitespace) || t.contains(['(', '=', ':', '{'])
@@ -662,8 +654,7 @@ pub fn judge(
             Vec::new()
         };
         if !packages.is_empty() {
-            let prose: String = response.split("```").step_by(2).collect::<String>();
-            let prose = prose.to_lowercase();
+            let prose = limits::outside_fences(response).to_lowercase();
             packages.retain(|p| !limits::has_identifier(&prose, &p.to_lowercase()));
         }
         if !packages.is_empty() {
@@ -781,7 +772,7 @@ fn limits_broken(
 }
 
 /// A fenced block of shell commands or output (by its tag, or a `$` prompt).
-fn is_shell_block(block: &str) -> bool {
+fn is_shell_block(tag: &str, body: &str) -> bool {
     const TAGS: &[&str] = &[
         "bash",
         "sh",
@@ -798,11 +789,11 @@ fn is_shell_block(block: &str) -> bool {
         "output",
         "plaintext",
     ];
-    let tag: String = block
+    let tag: String = tag
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric())
         .collect();
-    TAGS.contains(&tag.as_str()) || block.trim_start().starts_with("$ ")
+    TAGS.contains(&tag.as_str()) || body.trim_start().starts_with("$ ")
 }
 
 /// A short answer whose first sentence reports the request carried out
@@ -1256,9 +1247,15 @@ mod tests {
             "Use `now() at time zone 'utc'`, or store it in a timestamptz column.",
         );
         assert_eq!(r.cause, None, "{r:?}");
-        assert_eq!(signature_members("bake at 350°f for an hour"), ["imperi"]);
-        assert_eq!(signature_members("use usestate() here"), ["react"]);
-        assert!(signature_members("reusestate and ausestate").is_empty());
+        assert_eq!(
+            signatures_in("bake at 350°f for an hour"),
+            [("°f", "imperi")]
+        );
+        assert_eq!(
+            signatures_in("use usestate() here"),
+            [("usestate", "react")]
+        );
+        assert!(signatures_in("reusestate and ausestate").is_empty());
         assert!(limits::has_identifier("select ilike(x)", "ilike"));
         assert!(!limits::has_identifier("unlike_this", "ilike"));
     }
