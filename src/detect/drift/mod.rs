@@ -17,6 +17,7 @@
 
 mod additions;
 mod cues;
+mod form;
 mod lang;
 mod limits;
 mod negation;
@@ -1107,6 +1108,39 @@ mod tests {
             "Yes. However, calls to Switzerland and Andorra are not included and cost 0.50 per minute; add the Neighbours option for 5 a month.",
         );
         assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+    }
+
+    #[test]
+    fn counted_and_shape_limits() {
+        // Asked for three, got five: more than asked, with no new word to see.
+        let task = "Give me three bullet points on why our churn went up.";
+        let three = "- Churn went up after prices rose in March\n- The app crashed on Android 14\n- A competitor launched a free tier";
+        assert_eq!(run(task, three).cause, None);
+        let five = format!("{three}\n- Support waits doubled\n- Onboarding emails stopped");
+        let r = run(task, &five);
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        assert_eq!(
+            r.tokens.first().map(String::as_str),
+            Some("5 items, asked for 3")
+        );
+
+        let task = "Explica qué es una API en menos de 30 palabras, sin listas.";
+        let short = "Una API es un contrato que permite a dos programas hablar entre sí: uno pide datos o acciones y el otro responde con un formato acordado.";
+        assert_eq!(run(task, short).cause, None);
+        let listed =
+            "Una API es un contrato entre programas:\n- uno pide datos\n- el otro responde";
+        assert_eq!(run(task, listed).cause, Some(Cause::Forbidden));
+        let long = format!("{short} {short} {short}");
+        assert_eq!(run(task, &long).cause, Some(Cause::Forbidden));
+
+        let task = "How do closures work in JavaScript? Explain in plain text, no code.";
+        let prose = "A closure is a function that remembers the variables of the scope it was created in, even after that scope has returned.";
+        assert_eq!(run(task, prose).cause, None);
+        let with_code =
+            format!("{prose}\n\n```js\nfunction counter() {{ let n = 0; return () => ++n; }}\n```");
+        assert_eq!(run(task, &with_code).cause, Some(Cause::Forbidden));
+        let bold = format!("**Closures** in short: {prose}");
+        assert_eq!(run(task, &bold).cause, Some(Cause::Forbidden));
     }
 
     #[test]

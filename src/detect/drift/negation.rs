@@ -17,9 +17,11 @@ use serde::{Deserialize, Serialize};
 
 use super::cues::{
     ADD_VERBS, ANALOGY_GIVEN, CHANGE_VERBS, EXAMPLE_GIVEN, FORMAL_GIVEN, INFORMAL, KEEP,
-    KEEP_AFTER, KEPT, LEFT_OUT, NEGATION, NEGATION_NOT, NO_ANALOGIES, NO_DEPENDENCIES, NO_EXAMPLES,
-    NO_EXPLANATION, NO_NEW_CONTENT, ONE_SENTENCE, PLAIN_LANGUAGE, POSTPOSED, PRESERVING, YES_NO,
+    KEEP_AFTER, KEPT, LEFT_OUT, NEGATION, NEGATION_NOT, NO_ANALOGIES, NO_CODE, NO_DEPENDENCIES,
+    NO_EXAMPLES, NO_EXPLANATION, NO_HEADINGS, NO_LISTS, NO_NEW_CONTENT, NO_TABLES, ONE_SENTENCE,
+    PLAIN_LANGUAGE, PLAIN_TEXT, POSTPOSED, PRESERVING, YES_NO,
 };
+use super::form::{self, Form};
 use super::scan::{Hit, Hits, Scanned};
 use super::stems_of;
 use super::words::{GENERIC, NEGATION_VERBS, low_weight};
@@ -70,6 +72,9 @@ pub struct Limits {
     /// A bare yes or no.
     #[serde(default)]
     pub yes_no: bool,
+    /// Size and shape a count can check (words, items, lists, Markdown).
+    #[serde(default, skip_serializing_if = "Form::is_empty")]
+    pub form: Form,
 }
 
 /// What a request rules out, borrowed from where it is kept.
@@ -468,6 +473,11 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         (&NO_ANALOGIES, &mut r.limits.no_analogies),
         (&INFORMAL, &mut r.limits.informal),
         (&YES_NO, &mut r.limits.yes_no),
+        (&NO_LISTS, &mut r.limits.form.no_lists),
+        (&NO_CODE, &mut r.limits.form.no_code),
+        (&PLAIN_TEXT, &mut r.limits.form.plain_text),
+        (&NO_HEADINGS, &mut r.limits.form.no_headings),
+        (&NO_TABLES, &mut r.limits.form.no_tables),
     ] {
         for h in hits.get(set) {
             *flag = true;
@@ -475,6 +485,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         }
     }
     r.limits.keep_logic |= hits.any(&PRESERVING);
+    form::counted(s, &mut r.limits.form);
     r.limits.no_emoji = r.forbidden.iter().any(|f| f.starts_with("emoji"));
     r.limits.no_comments = r.forbidden.iter().any(|f| is_comment_word(f));
     r.forbidden
@@ -688,7 +699,7 @@ pub fn violation(
         let too_much_prose = if s.words.iter().any(|w| w.code) {
             prose_units > 30.0
         } else {
-            prose_units - first_sentence_units > 15.0 && prose_sentences(s) >= 2
+            prose_units - first_sentence_units > 15.0 && s.prose_sentences() >= 2
         };
         if too_much_prose {
             return Some(first5());
@@ -717,7 +728,10 @@ pub fn violation(
     if l.yes_no && s.units(|w| !w.code) > 12.0 {
         return Some(first5());
     }
-    if l.one_sentence && prose_sentences(s) >= 3 {
+    if let Some(reason) = form::broken(&l.form, &s.text, s) {
+        return Some(reason);
+    }
+    if l.one_sentence && s.prose_sentences() >= 3 {
         return Some(first5());
     }
     if l.no_new_content {
@@ -769,18 +783,6 @@ fn label_says_no(s: &Scanned, clause: u32) -> bool {
 
 fn first_prose_sentence(s: &Scanned) -> u32 {
     s.words.iter().find(|w| !w.code).map_or(0, |w| w.sentence)
-}
-
-fn prose_sentences(s: &Scanned) -> usize {
-    let mut n = 0;
-    let mut last = None;
-    for w in s.words.iter().filter(|w| !w.code) {
-        if last != Some(w.sentence) {
-            n += 1;
-            last = Some(w.sentence);
-        }
-    }
-    n
 }
 
 /// "Comment" in the supported languages (stems and CJK bigrams).

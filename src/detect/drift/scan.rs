@@ -269,6 +269,19 @@ impl Scanned {
             .sum()
     }
 
+    /// Sentences with prose in them (a list line counts as one).
+    pub fn prose_sentences(&self) -> usize {
+        let mut n = 0;
+        let mut last = None;
+        for w in self.words.iter().filter(|w| !w.code) {
+            if last != Some(w.sentence) {
+                n += 1;
+                last = Some(w.sentence);
+            }
+        }
+        n
+    }
+
     /// Word indices of sentence `sentence`, as a range.
     pub fn sentence_range(&self, sentence: u32) -> std::ops::Range<usize> {
         let from = self.words.partition_point(|w| w.sentence < sentence);
