@@ -4,7 +4,7 @@
 use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 34] = [
+pub static ALL: [&CueList; 35] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -39,6 +39,7 @@ pub static ALL: [&CueList; 34] = [
     &PLAIN_TEXT,
     &NO_HEADINGS,
     &NO_TABLES,
+    &KEEP_REST,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -1471,6 +1472,49 @@ pub static NO_TABLES: CueList = CueList::new(
         "不要表格",
         "表なし",
         "表は不要",
+    ],
+);
+
+/// Everything but the requested change stays: its figures must survive.
+pub static KEEP_REST: CueList = CueList::new(
+    34,
+    &[
+        "leave everything else",
+        "keep everything else",
+        "everything else as is",
+        "everything else unchanged",
+        "everything else the same",
+        "don't change anything else",
+        "do not change anything else",
+        "don't touch anything else",
+        "change nothing else",
+        "leave the rest as is",
+        "keep the rest as is",
+        "the rest unchanged",
+        "alles andere",
+        "sonst nichts ändern",
+        "tout le reste",
+        "ne change rien d'autre",
+        "rien d'autre",
+        "todo lo demás",
+        "no cambies nada más",
+        "todo o resto",
+        "não mude mais nada",
+        "não altere mais nada",
+        "tutto il resto",
+        "non cambiare altro",
+        "nient'altro",
+        "всё остальное",
+        "все остальное",
+        "больше ничего не меняй",
+        "其他不变",
+        "其余不变",
+        "其他保持不变",
+        "其他不要改",
+        "其他不要动",
+        "他はそのまま",
+        "それ以外はそのまま",
+        "ほかはそのまま",
     ],
 );
 

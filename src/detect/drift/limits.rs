@@ -259,13 +259,15 @@ pub(super) fn digit_runs(text: &str) -> Vec<String> {
     runs
 }
 
-/// The numbers of the material a request quotes (or, without quotes, of what
-/// follows its first colon): the figures "keep the amounts" protects.
-pub fn material_numbers(s: &Scanned) -> Vec<String> {
-    let mut material = String::new();
+/// The material a request quotes (or, without quotes, what follows its
+/// first colon), and the rest of the request.
+fn material(s: &Scanned) -> (String, String) {
+    let (mut material, mut rest) = (String::new(), String::new());
     let mut prev: Option<usize> = None;
     for (i, w) in s.words.iter().enumerate() {
         if !(w.quoted || w.code) {
+            rest.push(' ');
+            rest.push_str(s.text_of(w));
             continue;
         }
         // Consecutive quoted words are taken with what lies between them.
@@ -280,19 +282,36 @@ pub fn material_numbers(s: &Scanned) -> Vec<String> {
         prev = Some(i);
     }
     if material.trim().is_empty() {
-        material = s
+        let (before, after) = s
             .text
             .split_once([':', '：', '\n'])
-            .map_or("", |(_, after)| after)
-            .to_string();
+            .unwrap_or((s.text.as_str(), ""));
+        (material, rest) = (after.to_string(), before.to_string());
     }
+    (material, rest)
+}
+
+/// The numbers of the material a request quotes: the figures "keep the
+/// amounts" protects.
+pub fn material_numbers(s: &Scanned) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for run in digit_runs(&material) {
+    for run in digit_runs(&material(s).0) {
         if run.len() >= 2 && !out.contains(&run) && out.len() < MAX_NUMBERS {
             out.push(run);
         }
     }
     out
+}
+
+/// How many figures the request itself brings that its material lacks
+/// ("move it to Thursday *9* May"): each may replace one of the material's.
+pub fn new_numbers(s: &Scanned) -> usize {
+    let (material, rest) = material(s);
+    let old = digit_runs(&material);
+    let mut new: Vec<String> = digit_runs(&rest);
+    new.retain(|n| !old.contains(n));
+    new.dedup();
+    new.len().min(MAX_NUMBERS)
 }
 
 /// The protected numbers the answer no longer has.

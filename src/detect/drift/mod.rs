@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use super::scope::MAX_LISTED;
 use crate::text::stem_light::{self, Lang};
 use crate::text::{KeywordBag, is_cjk};
-use cues::{TARGET_CUES, TARGETS, THANKS, TRANSLATION};
+use cues::{KEEP_REST, TARGET_CUES, TARGETS, THANKS, TRANSLATION};
 pub use lang::language;
 use lang::language_of_scanned;
 pub use limits::CodeShape;
@@ -335,6 +335,12 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     let mut limits = rules.limits;
     limits.python_minor = limits::python_minor(&s);
     let mut numbers = rules.numbers;
+    // "Leave everything else as is": the material's figures stay, but for
+    // as many as the request brings new ones.
+    if hits.any(&KEEP_REST) {
+        limits.keep_numbers = true;
+        limits.numbers_changed = limits::new_numbers(&s) as u8;
+    }
     if limits.keep_numbers {
         for n in limits::material_numbers(&s) {
             if !numbers.contains(&n) {
@@ -758,10 +764,11 @@ fn limits_broken(
             return Some(v);
         }
     }
-    if !facts.numbers.is_empty()
-        && let Some(v) = non_empty(limits::numbers_lost(&facts.numbers, response))
-    {
-        return Some(v);
+    if !facts.numbers.is_empty() {
+        let lost = limits::numbers_lost(&facts.numbers, response);
+        if lost.len() > usize::from(l.numbers_changed) {
+            return Some(lost);
+        }
     }
     if l.plain_language {
         let found = limits::acronyms(response, known);
@@ -1141,6 +1148,23 @@ mod tests {
         assert_eq!(run(task, &with_code).cause, Some(Cause::Forbidden));
         let bold = format!("**Closures** in short: {prose}");
         assert_eq!(run(task, &bold).cause, Some(Cause::Forbidden));
+    }
+
+    #[test]
+    fn leave_everything_else_keeps_the_figures_the_change_does_not_replace() {
+        let task = "Move the call in this note to Thursday 9 May, leave everything else as is: \"Call with Acme on Tuesday 7 May at 10:30, dial-in 4417.\"";
+        let kept = "Call with Acme on Thursday 9 May at 10:30, dial-in 4417.";
+        assert_eq!(run(task, kept).cause, None);
+        let moved = "Call with Acme on Thursday 9 May at 11:00, dial-in 4417.";
+        let r = run(task, moved);
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        assert!(r.tokens.contains(&"30".to_string()), "{r:?}");
+        // A figure the request brings may replace one of the material's.
+        let task = "Change the price in this line to 150, keep everything else: \"Desk lamp, 120 EUR, ships in 3 days.\"";
+        assert_eq!(
+            run(task, "Desk lamp, 150 EUR, ships in 3 days.").cause,
+            None
+        );
     }
 
     #[test]

@@ -72,6 +72,10 @@ pub struct Limits {
     /// A bare yes or no.
     #[serde(default)]
     pub yes_no: bool,
+    /// Figures the request brings to replace the material's, when only
+    /// the requested change may touch it ("leave everything else as is").
+    #[serde(default)]
+    pub numbers_changed: u8,
     /// Size and shape a count can check (words, items, lists, Markdown).
     #[serde(default, skip_serializing_if = "Form::is_empty")]
     pub form: Form,
