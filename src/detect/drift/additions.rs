@@ -145,6 +145,25 @@ pub fn announcing_comments(code: &str, new: &dyn Fn(&str, &str) -> bool) -> Vec<
     out
 }
 
+/// The answer's Markdown headings (outside code) none of whose words is
+/// anchored: sections nobody asked for when one section was ("## Roadmap",
+/// "## License" around the "Installation" section asked for).
+pub fn extra_headings(prose: &str, anchored: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
+    prose
+        .lines()
+        .filter_map(|l| {
+            let hashes = l.bytes().take_while(|&b| b == b'#').count();
+            let title = l.get(hashes..)?.strip_prefix(' ')?.trim();
+            ((1..=6).contains(&hashes) && !title.is_empty()).then_some(title)
+        })
+        .filter(|title| {
+            let bag = KeywordBag::from_text(title);
+            !bag.is_empty() && !bag.iter().any(|(st, sf, _)| anchored(st, sf))
+        })
+        .map(str::to_lowercase)
+        .collect()
+}
+
 fn is_cjk_start(s: &str) -> bool {
     s.chars().next().is_some_and(is_cjk)
 }

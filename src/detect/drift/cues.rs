@@ -4,7 +4,7 @@
 use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 35] = [
+pub static ALL: [&CueList; 36] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -40,6 +40,7 @@ pub static ALL: [&CueList; 35] = [
     &NO_HEADINGS,
     &NO_TABLES,
     &KEEP_REST,
+    &ONE_SECTION,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -1515,6 +1516,26 @@ pub static KEEP_REST: CueList = CueList::new(
         "他はそのまま",
         "それ以外はそのまま",
         "ほかはそのまま",
+    ],
+);
+
+/// One section of a document asked for ("write the Installation section").
+pub static ONE_SECTION: CueList = CueList::new(
+    35,
+    &[
+        "section",
+        "abschnitt",
+        "sección",
+        "seção",
+        "sezione",
+        "раздел",
+        "章节",
+        "セクション",
+        "chapter",
+        "kapitel",
+        "chapitre",
+        "capítulo",
+        "capitolo",
     ],
 );
 

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use super::scope::MAX_LISTED;
 use crate::text::stem_light::{self, Lang};
 use crate::text::{KeywordBag, is_cjk};
-use cues::{KEEP_REST, TARGET_CUES, TARGETS, THANKS, TRANSLATION};
+use cues::{KEEP_REST, ONE_SECTION, TARGET_CUES, TARGETS, THANKS, TRANSLATION};
 pub use lang::language;
 use lang::language_of_scanned;
 pub use limits::CodeShape;
@@ -89,6 +89,9 @@ pub struct TaskFacts {
     /// The request carries code to work on (a fenced block).
     #[serde(default)]
     pub has_code: bool,
+    /// It asks for one section of a document.
+    #[serde(default)]
+    pub one_section: bool,
 }
 
 impl TaskFacts {
@@ -357,6 +360,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     let (names, signatures) = (fit(names), fit(signatures));
     TaskFacts {
         has_code: task.contains("```"),
+        one_section: hits.any(&ONE_SECTION),
         forbidden,
         protected,
         numbers,
@@ -634,6 +638,15 @@ pub fn judge(
     if added.len() >= 2 {
         let tokens = listed(&|s| added.iter().any(|a| a == s));
         return report(Cause::Additions, tokens);
+    }
+    // One section asked for, others written around it.
+    if facts.one_section {
+        let extra = additions::extra_headings(&limits::outside_fences(response), &|st, sf| {
+            anchor.has_word(st, sf)
+        });
+        if extra.len() >= 2 {
+            return report(Cause::Additions, extra);
+        }
     }
     // Concerns taken on silently in code (logging, caching, retries…).
     if response.contains("```") {
@@ -1148,6 +1161,20 @@ mod tests {
         assert_eq!(run(task, &with_code).cause, Some(Cause::Forbidden));
         let bold = format!("**Closures** in short: {prose}");
         assert_eq!(run(task, &bold).cause, Some(Cause::Forbidden));
+    }
+
+    #[test]
+    fn one_section_asked_for_others_written_around_it() {
+        let task = "Write the 'Installation' section of the README for our CLI tool `pgsnap`.";
+        let install =
+            "## Installation\n\n```bash\npip install pgsnap\n```\n\nRequires Python 3.9+.";
+        assert_eq!(run(task, install).cause, None);
+        let more = format!(
+            "{install}\n\n## Contributing\n\nPull requests welcome.\n\n## Roadmap\n\n- MySQL support"
+        );
+        let r = run(task, &more);
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        assert_eq!(r.tokens, ["contributing", "roadmap"]);
     }
 
     #[test]
