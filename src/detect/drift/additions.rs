@@ -164,6 +164,57 @@ pub fn extra_headings(prose: &str, anchored: &dyn Fn(&str, &str) -> bool) -> Vec
         .collect()
 }
 
+/// A code line with its spacing folded, as a key: the same line in the
+/// request and the answer gets the same key however it is indented.
+pub fn line_key(line: &str) -> u32 {
+    let folded: String = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    crate::hash::hash_bytes(0, folded.as_bytes()) as u32
+}
+
+/// Words of code that say nothing of what it does.
+const SYNTAX: &[&str] = &[
+    "and", "as", "async", "await", "bool", "break", "case", "catch", "class", "const", "continue",
+    "def", "default", "div", "do", "elif", "else", "end", "export", "false", "fn", "for", "from",
+    "func", "function", "if", "impl", "import", "in", "int", "is", "let", "mut", "new", "none",
+    "not", "null", "or", "pass", "pub", "return", "self", "span", "str", "string", "this", "true",
+    "try", "use", "var", "void", "while", "with",
+];
+
+/// A narrow edit ("make the button blue", "add TZ to this Dockerfile")
+/// answered with code that grew: the answer's code lines that are not the
+/// request's and carry identifiers nobody mentioned. Returns those
+/// identifiers when at least four such lines are half the new ones or more.
+pub fn grown_code(code: &str, old: &[u32], anchored: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let (mut new, mut foreign) = (0usize, 0usize);
+    let mut words: Vec<String> = Vec::new();
+    for line in code.lines().filter(|l| l.chars().any(char::is_alphabetic)) {
+        if old.contains(&line_key(line)) {
+            continue;
+        }
+        new += 1;
+        let mut unanchored = false;
+        for ident in line.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            parts(ident, |p| {
+                let word = p.chars().count() >= 3
+                    && p.chars().all(char::is_alphabetic)
+                    && !SYNTAX.contains(&p);
+                if word && !anchored(p) {
+                    unanchored = true;
+                    if words.len() < 8 && !words.iter().any(|w| w == p) {
+                        words.push(p.to_string());
+                    }
+                }
+            });
+        }
+        foreign += usize::from(unanchored);
+    }
+    if foreign >= 4 && foreign * 2 >= new {
+        words
+    } else {
+        Vec::new()
+    }
+}
+
 fn is_cjk_start(s: &str) -> bool {
     s.chars().next().is_some_and(is_cjk)
 }

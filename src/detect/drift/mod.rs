@@ -92,6 +92,11 @@ pub struct TaskFacts {
     /// It asks for one section of a document.
     #[serde(default)]
     pub one_section: bool,
+    /// Keys of its code's lines (`additions::line_key`) when it asks a narrow
+    /// edit of that code: a short instruction naming the new value
+    /// ("#1677ff", "TZ=Europe/Moscow").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edited_lines: Vec<u32>,
 }
 
 impl TaskFacts {
@@ -110,6 +115,7 @@ impl TaskFacts {
         .iter()
         .all(|list| list.len() <= MAX_FACTS && list.iter().all(|s| s.len() <= MAX_FACT_BYTES))
             && self.lang.len() <= MAX_FACT_BYTES
+            && self.edited_lines.len() <= MAX_EDITED_LINES
     }
 }
 
@@ -125,6 +131,40 @@ pub struct DriftReport {
 }
 
 const MAX_FACTS: usize = 32;
+/// Code lines of a narrow edit remembered.
+const MAX_EDITED_LINES: usize = 200;
+
+/// The line keys of a request's code when the request asks a narrow edit:
+/// a short instruction that names the new value as a literal.
+fn narrow_edit(task: &str) -> Vec<u32> {
+    if !task.contains("```") {
+        return Vec::new();
+    }
+    let prose = limits::outside_fences(task);
+    let code: String = limits::fenced_blocks(task).collect();
+    // A value the code does not have yet: `#1677ff`, TZ=Europe/Moscow (a
+    // name it has, "keep the name `avg`", asks nothing narrow).
+    let is_value = |c: char| c.is_ascii_alphanumeric() || "#=_/.:-".contains(c);
+    let ticked = prose.split('`').skip(1).step_by(2);
+    let marked = prose
+        .split(|c: char| !is_value(c))
+        .filter(|t| t.contains(['#', '=']) && t.len() > 2);
+    let new_value = ticked
+        .chain(marked)
+        .any(|v| !v.is_empty() && !code.contains(v));
+    if prose.split_whitespace().count() > 40 || !new_value {
+        return Vec::new();
+    }
+    let mut keys: Vec<u32> = limits::fenced_blocks(task)
+        .flat_map(str::lines)
+        .map(additions::line_key)
+        .take(MAX_EDITED_LINES)
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
 /// Longest fact kept (a quoted term, a signature); longer ones are material.
 const MAX_FACT_BYTES: usize = 160;
 
@@ -359,6 +399,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     };
     let (names, signatures) = (fit(names), fit(signatures));
     TaskFacts {
+        edited_lines: narrow_edit(task),
         has_code: task.contains("```"),
         one_section: hits.any(&ONE_SECTION),
         forbidden,
@@ -679,6 +720,13 @@ pub fn judge(
         }
         if !packages.is_empty() {
             return report(Cause::Additions, packages);
+        }
+        // A narrow edit answered with code that grew around it.
+        if !facts.edited_lines.is_empty() {
+            let grown = additions::grown_code(&code, &facts.edited_lines, &known);
+            if !grown.is_empty() {
+                return report(Cause::Additions, grown);
+            }
         }
         // A code comment that announces an addition: "-- Also partition …".
         let announced = additions::announcing_comments(&code, &|st, surface| {
@@ -1161,6 +1209,17 @@ mod tests {
         assert_eq!(run(task, &with_code).cause, Some(Cause::Forbidden));
         let bold = format!("**Closures** in short: {prose}");
         assert_eq!(run(task, &bold).cause, Some(Cause::Forbidden));
+    }
+
+    #[test]
+    fn a_narrow_edit_answered_with_grown_code() {
+        let task = "Make the button blue (#1677ff).\n\n```vue\n<template><button class=\"btn\">Send</button></template>\n<style scoped>.btn { background: #999; color: #fff; }</style>\n```";
+        let edited = "```vue\n<template><button class=\"btn\">Send</button></template>\n<style scoped>.btn { background: #1677ff; color: #fff; }</style>\n```";
+        assert_eq!(run(task, edited).cause, None);
+        let grown = "```vue\n<template>\n  <div :class=\"{ dark: isDark }\">\n    <button class=\"btn\">Send</button>\n    <button class=\"toggle\" @click=\"isDark = !isDark\">Theme</button>\n  </div>\n</template>\n<script setup>\nimport { ref } from 'vue'\nconst isDark = ref(localStorage.getItem('theme') === 'dark')\n</script>\n<style scoped>.btn { background: #1677ff; color: #fff; }\n.dark { background: #141414; }</style>\n```";
+        let r = run(task, grown);
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        assert!(r.tokens.contains(&"dark".to_string()), "{r:?}");
     }
 
     #[test]
