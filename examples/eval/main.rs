@@ -60,6 +60,11 @@ fn main() {
             load::<drift::Case>("drift-extra.jsonl")
                 .map(|c| drift::evaluate("Scope drift, second development set", &c)),
         ),
+        (
+            "drift-extra2.jsonl",
+            load::<drift::Case>("drift-extra2.jsonl")
+                .map(|c| drift::evaluate("Scope drift, third development set", &c)),
+        ),
         ("drift-blind.jsonl", blind("drift-blind.jsonl", "blind set")),
         (
             "drift-blind2.jsonl",

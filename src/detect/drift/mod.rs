@@ -18,6 +18,7 @@
 mod additions;
 mod cues;
 mod form;
+mod intents;
 mod lang;
 mod limits;
 mod negation;
@@ -92,6 +93,9 @@ pub struct TaskFacts {
     /// It asks for one section of a document.
     #[serde(default)]
     pub one_section: bool,
+    /// The everyday intents it is about (`intents`), as bits.
+    #[serde(default)]
+    pub intents: u32,
     /// Keys of its code's lines (`additions::line_key`) when it asks a narrow
     /// edit of that code: a short instruction naming the new value
     /// ("#1677ff", "TZ=Europe/Moscow").
@@ -402,6 +406,11 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         edited_lines: narrow_edit(task),
         has_code: task.contains("```"),
         one_section: hits.any(&ONE_SECTION),
+        intents: if task.contains("```") {
+            0
+        } else {
+            intents::of(&s, &|_| true).0 & !intents::ANSWER_ONLY
+        },
         forbidden,
         protected,
         numbers,
@@ -748,7 +757,8 @@ pub fn judge(
                 (n + 1, c + usize::from(resp_bag.contains_stem(st)))
             })
     });
-    let quiet_reply = facts.closing || task_content == 0 || short_reply(&scanned) || asks_back;
+    let reply_only = facts.closing || short_reply(&scanned) || asks_back;
+    let quiet_reply = reply_only || task_content == 0;
     if !quiet_reply
         && resp_content >= 2
         && anchored_content <= resp_content / 20
@@ -765,6 +775,20 @@ pub fn judge(
         tokens.extend(listed(&|st| !goal.iter().any(|g| g == st)));
         tokens.truncate(MAX_LISTED);
         return report(Cause::OffTopic, tokens);
+    }
+    // Other everyday intents and none of the question's: breakfast times
+    // for "is there parking?", delivery options for "when is my refund?".
+    if !reply_only && facts.intents != 0 && !response.contains("```") {
+        // Intents earlier turns or tools brought up are the conversation's.
+        let fresh = |w: &str| {
+            w.chars().any(is_cjk) || stems_of(w).first().is_none_or(|st| !anchor.has_word(st, w))
+        };
+        let (bits, hits) = intents::of(&scanned, &fresh);
+        if bits & facts.intents == 0 && hits >= 2 {
+            let mut tokens = intents::words(&scanned, bits);
+            tokens.truncate(MAX_LISTED);
+            return report(Cause::OffTopic, tokens);
+        }
     }
     DriftReport {
         score,
@@ -1209,6 +1233,18 @@ mod tests {
         assert_eq!(run(task, &with_code).cause, Some(Cause::Forbidden));
         let bold = format!("**Closures** in short: {prose}");
         assert_eq!(run(task, &bold).cause, Some(Cause::Forbidden));
+    }
+
+    #[test]
+    fn other_everyday_intents_and_none_of_the_question() {
+        let task =
+            "Does the Harbour View Hotel have on-site parking, and how much is it per night?";
+        let breakfast = "Harbour View Hotel serves breakfast every day in the Lighthouse Restaurant: weekdays 6:30 to 10:00, weekends 7:00 to 11:00. The breakfast buffet is 19 EUR per adult.";
+        let r = run(task, breakfast);
+        assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
+        assert_eq!(r.tokens.first().map(String::as_str), Some("breakfast"));
+        let garage = "Yes: the hotel garage is under the building and costs 25 EUR per night; guests get a parking card at check-in.";
+        assert_eq!(run(task, garage).cause, None);
     }
 
     #[test]

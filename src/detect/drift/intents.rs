@@ -1,0 +1,323 @@
+//! What a customer-service question is about, from a closed list of
+//! everyday intents (cancel, refund, delivery, parking, pets, baggage…) in
+//! nine languages. An answer that brings other intents and none of the
+//! question's answers another question about the same account, order or
+//! stay: "Does the hotel have parking?" answered with breakfast times,
+//! "When is my refund?" answered with delivery options.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::scan::Scanned;
+use crate::text::is_cjk;
+
+/// Each intent: word prefixes (Latin and Cyrillic), whole words (`=`), or
+/// CJK terms (found in the text).
+const INTENTS: &[&[&str]] = &[
+    &[
+        "cancel",
+        "annul",
+        "storn",
+        "kündig",
+        "résili",
+        "resili",
+        "disdett",
+        "disdic",
+        "отмен",
+        "取消",
+        "解約",
+        "キャンセル",
+    ],
+    &[
+        "refund",
+        "reimburs",
+        "rembours",
+        "reembols",
+        "erstatt",
+        "rückerstatt",
+        "rimbors",
+        "возмещ",
+        "退款",
+        "返金",
+    ],
+    &[
+        "deliver",
+        "shipping",
+        "shipment",
+        "courier",
+        "tracking",
+        "livrais",
+        "colis",
+        "=envío",
+        "=envio",
+        "entrega",
+        "lieferung",
+        "versand",
+        "zustell",
+        "consegn",
+        "spediz",
+        "encomend",
+        "доставк",
+        "посылк",
+        "快递",
+        "物流",
+        "配送",
+        "发货",
+        "発送",
+        "配達",
+    ],
+    &[
+        "invoice",
+        "receipt",
+        "factur",
+        "rechnung",
+        "quittung",
+        "fattur",
+        "recibo",
+        "发票",
+        "領収",
+        "請求書",
+    ],
+    &[
+        "password",
+        "passwort",
+        "=login",
+        "anmeld",
+        "contraseñ",
+        "senha",
+        "пароль",
+        "密码",
+        "登录",
+        "パスワード",
+        "ログイン",
+    ],
+    &[
+        "parking",
+        "parkplatz",
+        "parkhaus",
+        "aparcamiento",
+        "estacionamient",
+        "estacionament",
+        "parcheggi",
+        "парковк",
+        "停车",
+        "駐車",
+    ],
+    &[
+        "breakfast",
+        "frühstück",
+        "déjeuner",
+        "desayun",
+        "colazion",
+        "завтрак",
+        "早餐",
+        "朝食",
+    ],
+    &[
+        "baggage",
+        "luggage",
+        "suitcase",
+        "=bag",
+        "=bags",
+        "gepäck",
+        "koffer",
+        "bagage",
+        "valise",
+        "equipaj",
+        "maleta",
+        "bagagem",
+        "bagagl",
+        "valigi",
+        "багаж",
+        "行李",
+        "手荷物",
+    ],
+    &[
+        "=pet",
+        "=pets",
+        "=cat",
+        "=cats",
+        "=dog",
+        "=dogs",
+        "animal",
+        "haustier",
+        "=katze",
+        "=hund",
+        "chien",
+        "mascot",
+        "=gato",
+        "=perro",
+        "cachorr",
+        "=gatto",
+        "животн",
+        "кошк",
+        "собак",
+        "宠物",
+        "ペット",
+    ],
+    &[
+        "boarding",
+        "embarque",
+        "embarquement",
+        "einchecken",
+        "imbarco",
+        "посадк",
+        "值机",
+        "登机",
+        "チェックイン",
+        "搭乗",
+    ],
+    &["reschedul", "umbuch", "rebook", "remarc", "改签", "改期"],
+    &["profil", "perfil", "профил", "プロフィール"],
+    &[
+        "loyalty",
+        "fidélité",
+        "fidelidad",
+        "fidelidade",
+        "fedeltà",
+        "treuepunkt",
+        "bonuspunkt",
+        "=points",
+        "=punkte",
+        "=puntos",
+        "=pontos",
+        "=punti",
+        "баллы",
+        "баллов",
+        "积分",
+        "ポイント",
+    ],
+    &[
+        "warrant",
+        "guarante",
+        "garanti",
+        "garanz",
+        "гаранти",
+        "保修",
+        "保証",
+    ],
+    &[
+        "=atm",
+        "=atms",
+        "geldautomat",
+        "cajero",
+        "bancomat",
+        "банкомат",
+        "取款机",
+    ],
+    &[
+        "überweis",
+        "virement",
+        "transferenc",
+        "transferênc",
+        "bonific",
+        "转账",
+        "汇款",
+        "送金",
+        "振込",
+    ],
+];
+
+/// Intents that say what an answer is about but not what a request is:
+/// "the card from my profile" is no question about profiles.
+pub const ANSWER_ONLY: u32 = 1 << 11;
+
+// Intents are kept as bits of a u32.
+const _: () = assert!(INTENTS.len() <= 32);
+
+/// Latin and Cyrillic terms by their first three characters: (term, whole
+/// word only, intent), built once.
+type Table = HashMap<String, Vec<(&'static str, bool, usize)>>;
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t: Table = HashMap::new();
+        for (i, terms) in INTENTS.iter().enumerate() {
+            for term in terms
+                .iter()
+                .filter(|t| !t.chars().next().is_some_and(is_cjk))
+            {
+                let (body, whole) = match term.strip_prefix('=') {
+                    Some(b) => (b, true),
+                    None => (*term, false),
+                };
+                let key: String = body.chars().take(3).collect();
+                t.entry(key).or_default().push((body, whole, i));
+            }
+        }
+        t
+    })
+}
+
+/// Every intent term in a text, as (intent, the word or term found).
+fn found(s: &Scanned, mut f: impl FnMut(usize, &str)) {
+    let t = table();
+    for w in s.words.iter().filter(|w| !w.code) {
+        let word = s.text_of(w);
+        let key: String = word.chars().take(3).collect();
+        for (term, whole, i) in t.get(&key).into_iter().flatten() {
+            if (*whole && word == *term) || (!*whole && word.starts_with(term)) {
+                f(*i, word);
+            }
+        }
+    }
+    // CJK terms are found in the text: its words are single characters.
+    if s.text.chars().any(is_cjk) {
+        for (i, terms) in INTENTS.iter().enumerate() {
+            for term in terms
+                .iter()
+                .filter(|t| t.chars().next().is_some_and(is_cjk))
+            {
+                for _ in s.text.matches(term) {
+                    f(i, term);
+                }
+            }
+        }
+    }
+}
+
+/// The intents a text touches, as bits, and how many of its words name
+/// them that `fresh` accepts (an answer's words not already in the
+/// conversation).
+pub fn of(s: &Scanned, fresh: &dyn Fn(&str) -> bool) -> (u32, u32) {
+    let (mut bits, mut hits) = (0u32, 0u32);
+    found(s, |i, w| {
+        bits |= 1 << i;
+        hits += u32::from(fresh(w));
+    });
+    (bits, hits)
+}
+
+/// The words of a text that name an intent of `bits`, for a warning to list.
+pub fn words(s: &Scanned, bits: u32) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    found(s, |i, w| {
+        if bits & 1 << i != 0 && out.len() < 8 && !out.iter().any(|o| o == w) {
+            out.push(w.to_string());
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bits(text: &str) -> u32 {
+        of(&Scanned::new(text), &|_| true).0
+    }
+
+    #[test]
+    fn intents_in_several_languages() {
+        let parking = bits("Does the hotel have on-site parking?");
+        assert_ne!(parking, 0);
+        assert_eq!(bits("¿Tiene el hotel estacionamiento?"), parking);
+        assert_eq!(bits("ホテルに駐車場はありますか？"), parking);
+        assert_ne!(bits("Breakfast is served from 6:30.") & parking, parking);
+        // Whole words only where a prefix would mislead: "category" is no cat.
+        assert_eq!(bits("Pick a category from the catalog."), 0);
+        assert_ne!(bits("Can I bring my cat?"), 0);
+        assert_ne!(bits("the card from my profile") & ANSWER_ONLY, 0);
+    }
+}
