@@ -4,7 +4,7 @@
 //! so explanations that say "moreover" are not additions.
 
 use super::cues::{ADD_VERBS, ADDITION_STRONG, ADDITION_WEAK, CHANGE_VERBS, FIRST_PERSON, UPSELL};
-use super::scan::{Hits, Scanned};
+use super::scan::{Hit, Hits, Scanned};
 use crate::text::{KeywordBag, is_cjk};
 
 /// Stems of announcing sentences that `new` (stem, surface) accepts (content the request
@@ -15,13 +15,49 @@ pub fn added(
     new: &dyn Fn(&str, &str) -> bool,
     asks_back: bool,
 ) -> Vec<String> {
-    let strong = hits.get(&ADDITION_STRONG);
+    let opens_sentence = |i: usize| {
+        i == 0 || s.words.get(i - 1).map(|w| w.sentence) != s.words.get(i).map(|w| w.sentence)
+    };
+    // A bare "bonus" announces only as a label ("Bonus: …"), not in
+    // "signing bonus".
+    let strong: Vec<Hit> = hits
+        .get(&ADDITION_STRONG)
+        .iter()
+        .filter(|h| ADDITION_STRONG.phrase(h.cue) != "bonus" || opens_sentence(h.first))
+        .copied()
+        .collect();
     let weak = hits.get(&ADDITION_WEAK);
-    let upsell = hits.get(&UPSELL);
+    // "For just" sells only before a price ("for just $5"), not in "for
+    // just the list of files".
+    let priced = |h: &Hit| {
+        let after = s
+            .words
+            .get(h.last.saturating_sub(1))
+            .and_then(|w| s.text.get(w.end as usize..))
+            .unwrap_or("");
+        let next = after.trim_start();
+        next.starts_with(|c: char| c.is_ascii_digit() || "$€£¥".contains(c))
+    };
+    let upsell: Vec<Hit> = hits
+        .get(&UPSELL)
+        .iter()
+        .filter(|h| UPSELL.phrase(h.cue) != "for just" || priced(h))
+        .copied()
+        .collect();
     if strong.is_empty() && weak.is_empty() && upsell.is_empty() {
         return Vec::new();
     }
-    let first_person = hits.get(&FIRST_PERSON);
+    // English "I" is written as a capital; a lowercase "i" is Italian's "the".
+    let first_person: Vec<Hit> = hits
+        .get(&FIRST_PERSON)
+        .iter()
+        .filter(|h| {
+            !matches!(FIRST_PERSON.phrase(h.cue), "i" | "i've" | "i'd")
+                || s.words.get(h.first).is_some_and(|w| w.initial)
+        })
+        .copied()
+        .collect();
+    let (strong, upsell, first_person) = (&strong[..], &upsell[..], &first_person[..]);
     let sentence_of = |i: usize| s.words.get(i).map(|w| w.sentence);
     let mut sentences: Vec<u32> = strong
         .iter()

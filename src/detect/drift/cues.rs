@@ -4,7 +4,7 @@
 use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 36] = [
+pub static ALL: [&CueList; 37] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -41,6 +41,7 @@ pub static ALL: [&CueList; 36] = [
     &NO_TABLES,
     &KEEP_REST,
     &ONE_SECTION,
+    &CLARIFY,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -1536,6 +1537,51 @@ pub static ONE_SECTION: CueList = CueList::new(
         "chapitre",
         "capítulo",
         "capitolo",
+    ],
+);
+
+/// Asks the user for details before answering.
+pub static CLARIFY: CueList = CueList::new(
+    36,
+    &[
+        "could you",
+        "can you tell",
+        "can you share",
+        "let me know",
+        "a few questions",
+        "a few details",
+        "i need to know",
+        "clarify",
+        "do you mean",
+        "уточните",
+        "подскажите",
+        "скажите",
+        "können sie",
+        "kannst du",
+        "brauche ich",
+        "sag mir",
+        "pouvez-vous",
+        "pourriez-vous",
+        "précisez",
+        "dites-moi",
+        "peux-tu",
+        "podrías",
+        "puedes decirme",
+        "dime",
+        "necesito saber",
+        "poderia",
+        "pode me dizer",
+        "me diga",
+        "preciso saber",
+        "potresti",
+        "puoi dirmi",
+        "dimmi",
+        "请问",
+        "请告诉",
+        "请提供",
+        "需要确认",
+        "教えてください",
+        "確認させてください",
     ],
 );
 

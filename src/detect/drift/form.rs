@@ -322,6 +322,20 @@ const SHORT: &[&str] = &[
     "corta", "sola", "curta", "única", "breve",
 ];
 
+/// Prepositions that make a count of words the answer's length.
+const MANNER: &[&str] = &[
+    "in",
+    "with",
+    "using",
+    "en",
+    "con",
+    "mit",
+    "em",
+    "com",
+    "в",
+    "одним",
+];
+
 /// Words around a count that make it a cap, not a target.
 const CAPS: &[&str] = &[
     "under",
@@ -390,8 +404,10 @@ fn number_at(s: &Scanned, i: usize, articles: bool) -> Option<(u32, usize)> {
 }
 
 /// The size limits a request sets by counting: "under 50 words", "three
-/// bullet points", "top 5", "in two sentences", "一段话".
-pub fn counted(s: &Scanned, form: &mut Form) {
+/// bullet points", "top 5", "in two sentences", "一段话". Returns the
+/// figures the counts were written with.
+pub fn counted(s: &Scanned, form: &mut Form) -> Vec<String> {
+    let mut figures = Vec::new();
     for i in 0..s.words.len() {
         let Some(w) = s.words.get(i).filter(|w| !w.code && !w.quoted) else {
             continue;
@@ -401,6 +417,7 @@ pub fn counted(s: &Scanned, form: &mut Form) {
             && let Some((n, _)) = number_at(s, i + 1, false)
         {
             set(&mut form.max_items, n);
+            figures.push(n.to_string());
             continue;
         }
         let Some((n, after)) = number_at(s, i, false).or_else(|| number_at(s, i, true)) else {
@@ -416,23 +433,34 @@ pub fn counted(s: &Scanned, form: &mut Form) {
         // "short" ("in a short paragraph"): "a few sentences" is no count.
         let article = number_at(s, i, false).is_none();
         let next_to_noun = at == after || (at == after + 1 && SHORT.contains(&s.word(after)));
-        if article && (!matches!(unit, Unit::Sentences | Unit::Paragraphs) || !next_to_noun) {
+        // "Answer in one word", "con una sola parola": a few words after a
+        // preposition are a length; "give me 3 words for it" asks for items.
+        let manner = i
+            .checked_sub(1)
+            .is_some_and(|p| MANNER.contains(&s.word(p)));
+        let counted_one =
+            matches!(unit, Unit::Sentences | Unit::Paragraphs) || (unit == Unit::Words && manner);
+        if article && (!counted_one || !next_to_noun) {
             continue;
         }
         let capped = (i.saturating_sub(3)..at + 4).any(|j| CAPS.contains(&s.word(j)));
         match unit {
-            // "In 5 words" is a slogan's length; a word limit starts at ten.
-            Unit::Words if n >= 10 => {
+            // Under ten words only "in 5 words" is a length (see `manner`).
+            Unit::Words if n >= 10 || manner => {
                 form.max_words = n.min(u32::from(u16::MAX)) as u16;
-                form.word_target = !capped;
+                form.word_target = !capped && n >= 10;
             }
             Unit::Chars if n >= 10 => form.max_chars = n.min(u32::from(u16::MAX)) as u16,
             Unit::Sentences => set(&mut form.max_sentences, n),
             Unit::Paragraphs => set(&mut form.max_paragraphs, n),
             Unit::Items if n <= 20 && !article => set(&mut form.max_items, n),
-            _ => {}
+            _ => continue,
+        }
+        if !article && figures.len() < 8 {
+            figures.push(n.to_string());
         }
     }
+    figures
 }
 
 fn set(slot: &mut u8, n: u32) {
@@ -550,7 +578,7 @@ mod tests {
 
     fn form_of(task: &str) -> Form {
         let mut f = Form::default();
-        counted(&Scanned::new(task), &mut f);
+        let _ = counted(&Scanned::new(task), &mut f);
         f
     }
 
@@ -571,9 +599,15 @@ mod tests {
         assert_eq!(form_of("用三句话解释一下").max_sentences, 3);
         assert_eq!(form_of("Résume en 100 mots maximum.").max_words, 100);
         assert_eq!(form_of("Ответь не более чем в 30 словах").max_words, 30);
-        // No count: a version, a slogan's length, an article before items.
+        // No count: a version, words as items, an article before items.
         assert!(form_of("I'm on Python 3 and have 2 servers.").is_empty());
-        assert!(form_of("Describe it in 5 words").is_empty());
+        assert_eq!(form_of("Describe it in 5 words").max_words, 5);
+        assert_eq!(
+            form_of("Rispondi con una sola parola: qual è la capitale?").max_words,
+            1
+        );
+        assert!(form_of("Give me 3 words that rhyme with cat").is_empty());
+        assert!(form_of("What's a word for happy?").is_empty());
         assert!(form_of("Can you suggest a name for my cat?").is_empty());
         assert!(form_of("Explain it in a few sentences.").is_empty());
         assert_eq!(form_of("Answer in a short paragraph.").max_paragraphs, 1);

@@ -31,12 +31,12 @@ use serde::{Deserialize, Serialize};
 use super::scope::MAX_LISTED;
 use crate::text::stem_light::{self, Lang};
 use crate::text::{KeywordBag, is_cjk};
-use cues::{KEEP_REST, ONE_SECTION, TARGET_CUES, TARGETS, THANKS, TRANSLATION};
+use cues::{CLARIFY, KEEP_REST, ONE_SECTION, TARGET_CUES, TARGETS, THANKS, TRANSLATION};
 pub use lang::language;
 use lang::language_of_scanned;
 pub use limits::CodeShape;
 pub use negation::Limits;
-use scan::{Hits, Scanned};
+use scan::{Hit, Hits, Scanned};
 use std::sync::OnceLock;
 use words::{FAMILIES, FENCE_TAGS, SIGNATURES, SYNONYMS, WordTable, low_weight};
 
@@ -359,12 +359,16 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     let s = Scanned::new(task);
     let hits = Hits::new(&s);
     let rules = negation::rules(&s, &hits);
+    let translation = hits.any(&TRANSLATION);
+    // "Explain it in German", "In English, please": a target language only
+    // with a verb of answering or on its own ("an interview in English" is
+    // about the interview).
     let target = hits
         .get(&TARGET_CUES)
-        .first()
+        .iter()
+        .find(|h| translation || asks_in(&s, h))
         .and_then(|h| TARGETS.get(h.cue))
         .map(|(_, lang)| (*lang).to_string());
-    let translation = hits.any(&TRANSLATION);
     let lang = match target {
         Some(t) => t,
         // A translation into an unnamed language: any answer language is fine.
@@ -428,6 +432,83 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         translation,
         closing,
     }
+}
+
+/// Verbs of answering and writing, as lowercase prefixes (CJK ones are
+/// looked for in the clause's text).
+const ANSWER_VERBS: &[&str] = &[
+    "answer",
+    "reply",
+    "respond",
+    "write",
+    "say",
+    "explain",
+    "tell",
+    "put",
+    "give",
+    "rewrite",
+    "speak",
+    "talk",
+    "describe",
+    "summar",
+    "répon",
+    "écri",
+    "expliqu",
+    "parl",
+    "résum",
+    "contest",
+    "escrib",
+    "explic",
+    "habl",
+    "resum",
+    "antwort",
+    "schreib",
+    "erklär",
+    "sag",
+    "sprich",
+    "formulier",
+    "fasse",
+    "escrev",
+    "expliq",
+    "rispond",
+    "scriv",
+    "spieg",
+    "ответ",
+    "напиш",
+    "объясн",
+    "скаж",
+    "говор",
+    "回答",
+    "回复",
+    "写",
+    "解释",
+    "说",
+    "答え",
+    "書",
+    "説明",
+    "話",
+];
+
+/// A target-language cue that asks for the answer's language: a verb of
+/// answering before it in its clause, or a clause of a few words.
+fn asks_in(s: &Scanned, h: &Hit) -> bool {
+    let Some(w) = s.words.get(h.first) else {
+        return false;
+    };
+    let clause = s.clause_range(w.clause);
+    if clause.end - clause.start <= 4 {
+        return true;
+    }
+    // Chinese and Japanese put the verb after: "用英文写".
+    let whole = s.span(clause.start, clause.end);
+    (clause.start..h.first).any(|i| {
+        let word = s.word(i);
+        ANSWER_VERBS
+            .iter()
+            .any(|v| !v.chars().next().is_some_and(is_cjk) && word.starts_with(v))
+    }) || ANSWER_VERBS
+        .iter()
+        .any(|v| v.chars().next().is_some_and(is_cjk) && whole.contains(v))
 }
 
 fn weight(stem: &str) -> f64 {
@@ -678,7 +759,14 @@ pub fn judge(
         return report(Cause::Framework, tokens);
     }
     // Announced additions carrying new content.
-    let asks_back = response.len() < 400 && response.contains(['?', '？']);
+    // A question back: a short answer that asks, or a list of questions
+    // ("1. What should be backed up? 2. Where to?").
+    let questions = response.matches(['?', '？']).count();
+    let asks_back = (response.len() < 400 && questions > 0)
+        || (questions >= 2
+            && response.len() < 1500
+            && !response.contains("```")
+            && hits.any(&CLARIFY));
     let added = additions::added(
         &scanned,
         &hits,
@@ -1233,6 +1321,49 @@ mod tests {
         assert_eq!(run(task, &with_code).cause, Some(Cause::Forbidden));
         let bold = format!("**Closures** in short: {prose}");
         assert_eq!(run(task, &bold).cause, Some(Cause::Forbidden));
+    }
+
+    #[test]
+    fn look_alikes_of_rules_and_additions_stay_quiet() {
+        // "Signing bonus", "for just the list", Italian "i" (the) are no additions.
+        let task = "I got a job offer. How do I negotiate the salary up?";
+        let levers = "If base is capped, negotiate other levers: a signing bonus, an earlier salary review, extra leave or remote days.";
+        assert_eq!(run(task, levers).cause, None);
+        let r = run(
+            task,
+            &format!("{levers} Bonus: I also wrote you a cover letter for the next job."),
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        let task = "What's the command to see what I've changed in git since the last commit?";
+        assert_eq!(run(task, "`git diff` shows every change since the last commit; `git status` for just the list of files.").cause, None);
+        assert_eq!(run(task, "`git diff` shows every change since the last commit. Upgrade to GitKraken Pro for just $4.95 a month.").cause, Some(Cause::Additions));
+        let task = "Il mio cron job non parte, perché?";
+        assert_eq!(run(task, "Quasi sempre è l'ambiente del cron job: i file in /etc/cron.d richiedono anche il campo utente, e il cron job non legge il tuo PATH.").cause, None);
+        // A language named for something else is not the answer's language.
+        let task =
+            "J'ai un entretien d'embauche en anglais la semaine prochaine. Comment me préparer ?";
+        let fr = "Prépare cinq ou six exemples concrets de ton parcours et entraîne-toi à les raconter à voix haute avant l'entretien.";
+        assert_eq!(run(task, fr).cause, None);
+        let task = "Explique-moi en anglais comment me préparer à un entretien d'embauche.";
+        assert_eq!(run(task, fr).cause, Some(Cause::Language));
+        // "No code blocks or SQL snippets" bans code, not the word SQL.
+        let task = "Explain the transaction isolation levels in Postgres. Plain prose, no code blocks or SQL snippets.";
+        assert_eq!(run(task, "Postgres offers three isolation levels in practice, even though the SQL standard names four: read committed, repeatable read and serializable.").cause, None);
+        // A length is no figure to keep; Celsius was asked for.
+        let task = "Can you make this shorter? Keep it under 40 words: \"Due to scheduled maintenance on our servers, online banking will be unavailable this Sunday between 2 am and 6 am.\"";
+        assert_eq!(
+            run(
+                task,
+                "\"Online banking is down this Sunday, 2 to 6 am, for server maintenance.\""
+            )
+            .cause,
+            None
+        );
+        assert_eq!(run("Quick one: 72°F in Celsius?", "22.2 °C").cause, None);
+        // A list of questions back is a clarifying question.
+        let task = "Настрой мне бэкапы.";
+        let ask = "Конечно. Чтобы предложить правильную схему, уточните, пожалуйста:\n1. Что именно сохранять: весь сервер, отдельные каталоги или базу данных?\n2. Куда складывать копии: на другой сервер, в S3 или на внешний диск?\n3. Как часто их делать и сколько хранить?";
+        assert_eq!(run(task, ask).cause, None);
     }
 
     #[test]

@@ -488,8 +488,21 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
             form_words.extend(stems_of(s.span(h.first, h.last)));
         }
     }
+    // Beside "no code blocks", "no tables" or "plain text", what else is
+    // ruled out is form too: "no code blocks or SQL snippets" bans snippets,
+    // not the word "SQL".
+    for list in [&NO_LISTS, &NO_CODE, &PLAIN_TEXT, &NO_HEADINGS, &NO_TABLES] {
+        for h in hits.get(list) {
+            if let Some(w) = s.words.get(h.first) {
+                let clause = s.clause_range(w.clause);
+                form_words.extend(stems_of(s.span(clause.start, clause.end)));
+            }
+        }
+    }
     r.limits.keep_logic |= hits.any(&PRESERVING);
-    form::counted(s, &mut r.limits.form);
+    // "Keep it under 40 words" is a length, not a figure to keep.
+    let counts = form::counted(s, &mut r.limits.form);
+    r.numbers.retain(|n| !counts.contains(n));
     r.limits.no_emoji = r.forbidden.iter().any(|f| f.starts_with("emoji"));
     r.limits.no_comments = r.forbidden.iter().any(|f| is_comment_word(f));
     r.forbidden

@@ -651,7 +651,8 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
     ],
     &[
         &[
-            "=metric", "celsiu", "gram", "kilogram", "kilomet", "km", "millilit", "litr", "liter",
+            "=metric", "celsius", "kelvin", "gram", "kilogram", "kilomet", "km", "millilit",
+            "litr", "liter",
         ],
         &[
             "imperi",
@@ -815,7 +816,9 @@ pub(super) const LATIN_PROFILES: &[(&str, &[&str])] = &[
         &[
             "il", "di", "che", "è", "per", "non", "sono", "della", "del", "gli", "nel", "alla",
             "questo", "questa", "ho", "anche", "può", "puoi", "ma", "mio", "mia", "come", "dei",
-            "delle", "sul", "nella", "ci", "cosa",
+            "delle", "sul", "nella", "ci", "cosa", "la", "le", "lo", "un", "una", "e", "con", "se",
+            "si", "più", "ai", "al", "dal", "dalla", "dai", "sei", "hai", "vuoi", "già", "perché",
+            "ogni", "poi", "qui", "così", "sarà", "degli", "dello", "nelle", "alle", "agli",
         ],
     ),
 ];
