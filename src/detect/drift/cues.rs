@@ -4,7 +4,7 @@
 use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 37] = [
+pub static ALL: [&CueList; 38] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -42,6 +42,7 @@ pub static ALL: [&CueList; 37] = [
     &KEEP_REST,
     &ONE_SECTION,
     &CLARIFY,
+    &NO_FORMULAS,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -254,6 +255,8 @@ pub static NEGATION: CueList = CueList::new(
         "sem",
         "しないで",
         "ないで",
+        "ずに",
+        "禁止",
         "не",
         "без",
         "non",
@@ -311,7 +314,7 @@ pub static NEGATION_NOT: CueList = CueList::new(
 
 /// Negations written after what they rule out ("ändere das nicht",
 /// "追加しないで"): their scope is the clause before them.
-pub const POSTPOSED: &[&str] = &["nicht", "しないで", "ないで"];
+pub const POSTPOSED: &[&str] = &["nicht", "しないで", "ないで", "ずに", "禁止"];
 
 /// Verbs of changing something: under a negation they protect ("don't touch
 /// the CSS"), in an answer they report a change ("I changed the signature").
@@ -954,6 +957,9 @@ pub static NO_DEPENDENCIES: CueList = CueList::new(
         "只使用标准库",
         "不要引入",
         "不要第三方",
+        "不要用任何第三方",
+        "不允许引入依赖",
+        "不引入依赖",
         "不用第三方",
         "不使用第三方",
         "標準ライブラリのみ",
@@ -1343,6 +1349,9 @@ pub static NO_LISTS: CueList = CueList::new(
         "箇条書きなし",
         "箇条書きは不要",
         "箇条書きを使わない",
+        "箇条書きは使わず",
+        "箇条書きを使わず",
+        "箇条書きは使わない",
     ],
 );
 
@@ -1582,6 +1591,34 @@ pub static CLARIFY: CueList = CueList::new(
         "需要确认",
         "教えてください",
         "確認させてください",
+    ],
+);
+
+/// No formulas or equations wanted.
+pub static NO_FORMULAS: CueList = CueList::new(
+    37,
+    &[
+        "no formulas",
+        "no formula",
+        "without formulas",
+        "without any formulas",
+        "no equations",
+        "without equations",
+        "no math notation",
+        "sin fórmulas",
+        "sin formulas",
+        "ohne formeln",
+        "keine formeln",
+        "sans formule*",
+        "pas de formule*",
+        "sem fórmulas",
+        "senza formule",
+        "без формул",
+        "不要公式",
+        "不用公式",
+        "数式なし",
+        "数式を使わず",
+        "数式は使わ",
     ],
 );
 

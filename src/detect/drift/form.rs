@@ -40,6 +40,9 @@ pub struct Form {
     pub no_headings: bool,
     #[serde(default)]
     pub no_tables: bool,
+    /// No formulas or equations.
+    #[serde(default)]
+    pub no_formulas: bool,
 }
 
 impl Form {
@@ -537,6 +540,11 @@ pub fn broken(form: &Form, response: &str, s: &Scanned) -> Option<Vec<String>> {
     if form.no_tables && table() {
         return Some(vec!["a table".into()]);
     }
+    if form.no_formulas
+        && let Some(f) = formula(response)
+    {
+        return Some(vec![f]);
+    }
     if form.plain_text {
         let marks: Vec<String> = [
             (response.contains("```"), "code block"),
@@ -555,6 +563,35 @@ pub fn broken(form: &Form, response: &str, s: &Scanned) -> Option<Vec<String>> {
         .collect();
         if !marks.is_empty() {
             return Some(marks);
+        }
+    }
+    None
+}
+
+/// The first formula of a text: math signs (Σ, √, x²), LaTeX, a spreadsheet
+/// formula (`=SUM(`), or an equation between names (`Var(X) = E[…]`).
+fn formula(text: &str) -> Option<String> {
+    const SIGNS: &[&str] = &[
+        "Σ", "∑", "√", "²", "³", "∫", "≈", "±", "\\frac", "\\sum", "$$",
+    ];
+    if let Some(sign) = SIGNS.iter().find(|m| text.contains(**m)) {
+        return Some((*sign).to_string());
+    }
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('=') && t[1..].starts_with(|c: char| c.is_ascii_uppercase()) {
+            return Some(t.chars().take(24).collect());
+        }
+        // "x = a + b": a name or a closing bracket, then " = ", then more.
+        for (i, _) in t.match_indices(" = ") {
+            let before = t[..i].chars().last();
+            let after = t[i + 3..].chars().next();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == ')')
+                && after.is_some_and(|c| c.is_alphanumeric() || "([-".contains(c))
+                && !t.contains("://")
+            {
+                return Some(t.chars().take(40).collect());
+            }
         }
     }
     None

@@ -294,9 +294,21 @@ fn material(s: &Scanned) -> (String, String) {
 /// The numbers of the material a request quotes: the figures "keep the
 /// amounts" protects.
 pub fn material_numbers(s: &Scanned) -> Vec<String> {
+    let material = material(s).0;
+    // One-digit runs are no figure ("Python 3"), but for a decimal's
+    // fraction: "12.4 %" turned into "12 %" lost its ".4".
+    let chars: Vec<char> = material.chars().collect();
+    let fraction = |run: &str| {
+        chars.windows(run.len() + 2).any(|w| {
+            w[0].is_ascii_digit()
+                && matches!(w[1], '.' | ',')
+                && w[2..].iter().collect::<String>() == run
+        })
+    };
     let mut out: Vec<String> = Vec::new();
-    for run in digit_runs(&material(s).0) {
-        if run.len() >= 2 && !out.contains(&run) && out.len() < MAX_NUMBERS {
+    for run in digit_runs(&material) {
+        let figure = run.len() >= 2 || fraction(&run);
+        if figure && !out.contains(&run) && out.len() < MAX_NUMBERS {
             out.push(run);
         }
     }
@@ -410,20 +422,61 @@ pub fn newer_python(code: &str, minor: u8) -> Vec<String> {
     found
 }
 
-/// Constructs a request can rule out by name that code shows without it:
-/// (ruled-out stem, code markers).
-const CONSTRUCTS: &[(&str, &[&str])] = &[
-    ("window", &["over (", "over("]),
-    ("regex", REGEX_USE),
-    ("regular", REGEX_USE),
-    ("loop", &["for ", "while "]),
-    ("class", &["class "]),
-    ("lambda", &["lambda "]),
-    ("jqueri", &["$(", "jquery"]),
-    ("global", &["global "]),
-    ("var", &["var "]),
-    ("async", &["async ", "await "]),
+/// Constructs a request can rule out by name (stems or word prefixes, in
+/// several languages), and what shows them in code; a marker starting with
+/// `^` counts only at a line's start ("for x in xs:" is a loop, a list
+/// comprehension's "for" is not).
+const CONSTRUCTS: &[(&[&str], &[&str])] = &[
+    (&["window"], &["over (", "over("]),
+    (&["regex", "regular"], REGEX_USE),
+    (
+        &[
+            "loop",
+            "boucl",
+            "bucl",
+            "schleif",
+            "laço",
+            "ciclo",
+            "цикл",
+            "循环",
+            "ループ",
+        ],
+        &["^for ", "^while "],
+    ),
+    (&["class"], &["^class "]),
+    (&["lambda"], &["lambda "]),
+    (&["jqueri"], &["$(", "jquery"]),
+    (&["global"], &["global "]),
+    (&["var"], &["var "]),
+    (&["async"], &["async ", "await "]),
+    (
+        &[
+            "subquer",
+            "subconsult",
+            "unterabfrag",
+            "sous-requêt",
+            "sottoquer",
+            "подзапрос",
+            "子查询",
+            "サブクエリ",
+        ],
+        &["(select", "( select", "exists ("],
+    ),
+    (
+        &[
+            "procedur",
+            "procedimiento",
+            "prozedur",
+            "procédur",
+            "procediment",
+            "процедур",
+            "存储过程",
+            "プロシージャ",
+        ],
+        &["create procedure", "create or replace procedure", "call "],
+    ),
 ];
+
 const REGEX_USE: &[&str] = &[
     "import re\n",
     "re.compile",
@@ -432,17 +485,38 @@ const REGEX_USE: &[&str] = &[
     "new regexp",
 ];
 
-/// Ruled-out constructs the answer's code uses (the marker found).
+/// Whether a construct's name is among the ruled-out stems: exactly for
+/// short names ("var" is not "variable"), by prefix for long or Cyrillic
+/// ones ("subqueries", "цикла"), by all its bigrams for CJK ones.
+fn named(forbidden: &[String], name: &str) -> bool {
+    let chars: Vec<char> = name.chars().collect();
+    if chars.first().is_some_and(|&c| crate::text::is_cjk(c)) {
+        return chars.windows(2).all(|pair| {
+            let bigram: String = pair.iter().collect();
+            forbidden.contains(&bigram)
+        });
+    }
+    let long = chars.len() >= 7 || !name.is_ascii();
+    forbidden
+        .iter()
+        .any(|f| f == name || (long && f.starts_with(name)))
+}
+
+/// Constructs the request ruled out that the answer's code uses.
 pub fn constructs_used(forbidden: &[String], response: &str) -> Vec<String> {
     let code = fenced_blocks(response)
         .map(|b| format!("{}\n", b.to_lowercase()))
         .collect::<String>();
+    let at_line_start = |m: &str| code.lines().any(|l| l.trim_start().starts_with(m));
     let mut found = Vec::new();
-    for (stem, markers) in CONSTRUCTS {
-        if forbidden.iter().any(|f| f == stem)
-            && let Some(m) = markers.iter().find(|m| code.contains(*m))
-        {
-            found.push(m.trim().to_string());
+    for (names, markers) in CONSTRUCTS {
+        let ruled_out = names.iter().any(|n| named(forbidden, n));
+        let used = markers.iter().find(|m| match m.strip_prefix('^') {
+            Some(m) => at_line_start(m),
+            None => code.contains(*m),
+        });
+        if ruled_out && let Some(m) = used {
+            found.push(m.trim_start_matches('^').trim().to_string());
         }
     }
     found
@@ -610,6 +684,22 @@ pub fn third_party(response: &str, known: &dyn Fn(&str) -> bool) -> Vec<String> 
     for block in fenced_blocks(response) {
         for line in block.lines().map(str::trim) {
             let words: Vec<&str> = line.split_whitespace().collect();
+            // Go: an import path is third-party when its first part is a
+            // host ("github.com/gin-gonic/gin"), standard otherwise ("net/http").
+            let go_path = match words.as_slice() {
+                ["import", path] | ["import", _, path] | [path] => path.strip_prefix('"'),
+                _ => None,
+            };
+            if let Some(path) = go_path.and_then(|p| p.strip_suffix('"')) {
+                if path
+                    .split('/')
+                    .next()
+                    .is_some_and(|host| host.contains('.'))
+                {
+                    note(path.rsplit('/').next().unwrap_or(path), &[]);
+                }
+                continue;
+            }
             match words.as_slice() {
                 ["import", module, ..] | ["from", module, "import", ..]
                     if !module.starts_with('.') =>
@@ -647,6 +737,97 @@ pub fn third_party(response: &str, known: &dyn Fn(&str) -> bool) -> Vec<String> 
         }
     }
     found
+}
+
+/// Ruled-out stems that mean prices ("don't mention prices", "sin precios").
+const PRICE_WORDS: &[&str] = &[
+    "price",
+    "pric",
+    "cost",
+    "fee",
+    "preç",
+    "precio",
+    "prix",
+    "tarif",
+    "preis",
+    "prezz",
+    "costo",
+    "цен",
+    "стоимост",
+    "价格",
+    "价钱",
+    "費用",
+    "価格",
+    "料金",
+];
+
+/// Whether the ruled-out stems include prices.
+pub fn prices_ruled_out(forbidden: &[String]) -> bool {
+    // Short English stems exactly ("fee" is not "feedback"), others by prefix.
+    forbidden.iter().any(|f| {
+        PRICE_WORDS
+            .iter()
+            .any(|p| f == p || (!matches!(*p, "cost" | "fee") && f.starts_with(p)))
+    })
+}
+
+/// The first amount of money in a text: a currency sign or code beside a
+/// figure ("R$ 49,90", "€12", "12 EUR", "300元").
+pub fn money(text: &str) -> Option<String> {
+    const SIGNS: &[char] = &['$', '€', '£', '¥', '₽', '₹', '元', '円'];
+    const CODES: &[&str] = &[
+        "usd",
+        "eur",
+        "gbp",
+        "brl",
+        "rub",
+        "jpy",
+        "cny",
+        "chf",
+        "euro",
+        "euros",
+        "dollars",
+        "reais",
+        "рублей",
+        "руб",
+    ];
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        if !SIGNS.contains(c) {
+            continue;
+        }
+        let near = |j: Option<usize>| {
+            j.and_then(|j| chars.get(j))
+                .is_some_and(char::is_ascii_digit)
+        };
+        if near(Some(i + 1))
+            || near(Some(i + 2))
+            || near(i.checked_sub(1))
+            || near(i.checked_sub(2))
+        {
+            let from = i.saturating_sub(2);
+            return Some(
+                chars[from..(i + 8).min(chars.len())]
+                    .iter()
+                    .collect::<String>()
+                    .trim()
+                    .to_string(),
+            );
+        }
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for pair in words.windows(2) {
+        let figure = pair[0]
+            .trim_matches(|c: char| !c.is_ascii_digit())
+            .starts_with(|c: char| c.is_ascii_digit());
+        let code = pair[1]
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        if figure && CODES.contains(&code.as_str()) {
+            return Some(format!("{} {}", pair[0], pair[1]));
+        }
+    }
+    None
 }
 
 /// Acronyms of an answer that are not `known` ("REST", "OAuth"), at most
@@ -736,6 +917,17 @@ mod tests {
         assert!(third_party(code, &|n| task.contains(n)).is_empty());
         let js = "```js\nconst fs = require('fs');\nimport axios from 'axios';\nimport { x } from './x';\n```\n```bash\nnpm install lodash\n```";
         assert_eq!(third_party(js, &|_| false), ["axios", "lodash"]);
+        assert_eq!(
+            money("Tudo isso por apenas R$ 49,90 mensais").as_deref(),
+            Some("R$ 49,90")
+        );
+        assert_eq!(money("It costs 12 EUR a month.").as_deref(), Some("12 EUR"));
+        assert_eq!(money("Version 2 of the API, released in 2024."), None);
+        assert!(prices_ruled_out(&["fee".into()]) && !prices_ruled_out(&["feedback".into()]));
+        let go = "```go\nimport (\n    \"net/http\"\n    \"github.com/gin-gonic/gin\"\n)\n```";
+        assert_eq!(third_party(go, &|_| false), ["gin"]);
+        let one = "```go\nimport \"encoding/json\"\n```";
+        assert!(third_party(one, &|_| false).is_empty());
     }
 
     #[test]

@@ -898,6 +898,12 @@ fn limits_broken(
     {
         return Some(v);
     }
+    // "Don't mention prices": any amount of money breaks it.
+    if limits::prices_ruled_out(&facts.forbidden)
+        && let Some(amount) = limits::money(response)
+    {
+        return Some(vec![amount]);
+    }
     let code = || {
         limits::fenced_blocks(response)
             .collect::<Vec<_>>()
@@ -1364,6 +1370,71 @@ mod tests {
         let task = "Настрой мне бэкапы.";
         let ask = "Конечно. Чтобы предложить правильную схему, уточните, пожалуйста:\n1. Что именно сохранять: весь сервер, отдельные каталоги или базу данных?\n2. Куда складывать копии: на другой сервер, в S3 или на внешний диск?\n3. Как часто их делать и сколько хранить?";
         assert_eq!(run(task, ask).cause, None);
+    }
+
+    #[test]
+    fn rules_broken_without_their_word() {
+        let forbidden =
+            |task: &str, answer: &str| run(task, answer).cause == Some(Cause::Forbidden);
+        // "Without formulas" broken by an equation; a figure of speech is fine.
+        let task = "Объясни без формул, что такое дисперсия.";
+        assert!(forbidden(
+            task,
+            "Дисперсия показывает разброс значений вокруг среднего. Формально: Var(X) = E[(X - μ)²]."
+        ));
+        assert!(!forbidden(
+            task,
+            "Дисперсия показывает, насколько сильно значения разбросаны вокруг среднего."
+        ));
+        // "Don't mention prices" broken by an amount.
+        let task = "Write a short blurb for our Pro plan. Don't mention prices, legal hasn't approved them.";
+        assert!(forbidden(
+            task,
+            "Meet Pro: unlimited projects and priority support, all for just $9.99 a month."
+        ));
+        assert!(!forbidden(
+            task,
+            "Meet Pro: unlimited projects, real-time collaboration and priority support."
+        ));
+        // A postposed ban, a loop and a subquery by name, a Go dependency.
+        let task = "月ごとの売上合計を出すSQLを書いてください。ストアドプロシージャは禁止です。";
+        assert!(forbidden(
+            task,
+            "```sql\nCREATE PROCEDURE monthly_sales() BEGIN SELECT 1; END;\n```"
+        ));
+        let task = "Transforme cette liste de prix en HT. Pas de boucle for classique, je veux une compréhension de liste.";
+        assert!(forbidden(
+            task,
+            "```python\nht = []\nfor p in prix:\n    ht.append(p / 1.2)\n```"
+        ));
+        assert!(!forbidden(
+            task,
+            "```python\nht = [p / 1.2 for p in prix]\n```"
+        ));
+        let task = "Write a query for customers who never ordered. No subqueries, please.";
+        assert!(forbidden(
+            task,
+            "```sql\nSELECT * FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id);\n```"
+        ));
+        assert!(!forbidden(
+            task,
+            "```sql\nSELECT c.* FROM customers c LEFT JOIN orders o ON o.customer_id = c.id WHERE o.id IS NULL;\n```"
+        ));
+        let task = "请只用 Go 标准库写一个返回 JSON 的 HTTP 接口，不要用任何第三方框架。";
+        assert!(forbidden(
+            task,
+            "```go\nimport (\n    \"net/http\"\n    \"github.com/gin-gonic/gin\"\n)\n```"
+        ));
+        // An inflected banned word; a decimal's fraction is a figure.
+        let task = "Escreve a descrição da nossa cafeteira. Só não usa a palavra \"inovador\".";
+        assert!(forbidden(
+            task,
+            "Apresentamos a Aroma One: uma cafeteira inovadora que prepara espresso com um toque."
+        ));
+        let task =
+            "Fix grammar only. Do not change any of the numbers: \"Revenue grow 12.4% in Q3.\"";
+        assert!(forbidden(task, "\"Revenue grew roughly 12% in Q3.\""));
+        assert!(!forbidden(task, "\"Revenue grew 12.4% in Q3.\""));
     }
 
     #[test]

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use super::cues::{
     ADD_VERBS, ANALOGY_GIVEN, CHANGE_VERBS, EXAMPLE_GIVEN, FORMAL_GIVEN, INFORMAL, KEEP,
     KEEP_AFTER, KEPT, LEFT_OUT, NEGATION, NEGATION_NOT, NO_ANALOGIES, NO_CODE, NO_DEPENDENCIES,
-    NO_EXAMPLES, NO_EXPLANATION, NO_HEADINGS, NO_LISTS, NO_NEW_CONTENT, NO_TABLES, ONE_SENTENCE,
-    PLAIN_LANGUAGE, PLAIN_TEXT, POSTPOSED, PRESERVING, YES_NO,
+    NO_EXAMPLES, NO_EXPLANATION, NO_FORMULAS, NO_HEADINGS, NO_LISTS, NO_NEW_CONTENT, NO_TABLES,
+    ONE_SENTENCE, PLAIN_LANGUAGE, PLAIN_TEXT, POSTPOSED, PRESERVING, YES_NO,
 };
 use super::form::{self, Form};
 use super::scan::{Hit, Hits, Scanned};
@@ -389,7 +389,10 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         };
         // Postposed negations, and verb-final orders ("Комментарии не
         // добавляй": only a verb follows), rule out what comes before.
-        let stems = if POSTPOSED.contains(&cue) {
+        // "ストアドプロシージャは禁止" rules out what precedes; Chinese
+        // "禁止使用…" what follows.
+        let stems = if POSTPOSED.contains(&cue) && !(cue == "禁止" && content(before).is_empty())
+        {
             content(before)
         } else {
             let ahead = content(after);
@@ -482,6 +485,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         (&PLAIN_TEXT, &mut r.limits.form.plain_text),
         (&NO_HEADINGS, &mut r.limits.form.no_headings),
         (&NO_TABLES, &mut r.limits.form.no_tables),
+        (&NO_FORMULAS, &mut r.limits.form.no_formulas),
     ] {
         for h in hits.get(set) {
             *flag = true;
@@ -491,7 +495,14 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
     // Beside "no code blocks", "no tables" or "plain text", what else is
     // ruled out is form too: "no code blocks or SQL snippets" bans snippets,
     // not the word "SQL".
-    for list in [&NO_LISTS, &NO_CODE, &PLAIN_TEXT, &NO_HEADINGS, &NO_TABLES] {
+    for list in [
+        &NO_LISTS,
+        &NO_CODE,
+        &PLAIN_TEXT,
+        &NO_HEADINGS,
+        &NO_TABLES,
+        &NO_FORMULAS,
+    ] {
         for h in hits.get(list) {
             if let Some(w) = s.words.get(h.first) {
                 let clause = s.clause_range(w.clause);
@@ -640,9 +651,12 @@ fn mark_kept(scope: &str, limits: &mut Limits) {
 /// A response stem counts as a ruled-out one when equal, or the same word
 /// with a common ending the stemmer left ("log" → "logger").
 fn same_word(resp: &str, ruled: &str) -> bool {
+    let n = ruled.chars().count();
     resp == ruled
         || resp.strip_prefix(ruled).is_some_and(|rest| {
-            ruled.chars().count() >= 3 && matches!(rest, "ger" | "ging" | "ged" | "s" | "es" | "er")
+            (n >= 3 && matches!(rest, "ger" | "ging" | "ged" | "s" | "es" | "er"))
+                // Romance and German inflections: "inovador" → "inovadora".
+                || (n >= 5 && matches!(rest, "a" | "as" | "os" | "e" | "en" | "n"))
         })
 }
 
