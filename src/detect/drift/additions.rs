@@ -3,7 +3,9 @@
 //! connective ("außerdem", "also") counts only beside a first-person action,
 //! so explanations that say "moreover" are not additions.
 
-use super::cues::{ADD_VERBS, ADDITION_STRONG, ADDITION_WEAK, CHANGE_VERBS, FIRST_PERSON, UPSELL};
+use super::cues::{
+    ACTED, ADD_VERBS, ADDITION_STRONG, ADDITION_WEAK, CHANGE_VERBS, FIRST_PERSON, UPSELL,
+};
 use super::scan::{Hit, Hits, Scanned};
 use crate::text::{KeywordBag, is_cjk};
 
@@ -47,16 +49,7 @@ pub fn added(
     if strong.is_empty() && weak.is_empty() && upsell.is_empty() {
         return Vec::new();
     }
-    // English "I" is written as a capital; a lowercase "i" is Italian's "the".
-    let first_person: Vec<Hit> = hits
-        .get(&FIRST_PERSON)
-        .iter()
-        .filter(|h| {
-            !matches!(FIRST_PERSON.phrase(h.cue), "i" | "i've" | "i'd")
-                || s.words.get(h.first).is_some_and(|w| w.initial)
-        })
-        .copied()
-        .collect();
+    let first_person = first_person(s, hits);
     let (strong, upsell, first_person) = (&strong[..], &upsell[..], &first_person[..]);
     let sentence_of = |i: usize| s.words.get(i).map(|w| w.sentence);
     let mut sentences: Vec<u32> = strong
@@ -124,6 +117,63 @@ pub fn added(
         }
     }
     out
+}
+
+/// First-person cues; English "I" is written as a capital, a lowercase "i"
+/// is Italian's "the".
+fn first_person(s: &Scanned, hits: &Hits) -> Vec<Hit> {
+    hits.get(&FIRST_PERSON)
+        .iter()
+        .filter(|h| {
+            !matches!(FIRST_PERSON.phrase(h.cue), "i" | "i've" | "i'd")
+                || s.words.get(h.first).is_some_and(|w| w.initial)
+        })
+        .copied()
+        .collect()
+}
+
+/// A paid change made on the user's account unasked: a sentence where the
+/// answer reports an action done in the first person ("I've switched you
+/// to Unlimited Plus", "te he activado el Seguro") with an amount of money
+/// in it. Returns the sentence's stems that `new` accepts, when the action
+/// itself is new to the conversation.
+pub fn paid_action(s: &Scanned, hits: &Hits, new: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
+    let acted = hits.get(&ACTED);
+    if acted.is_empty() {
+        return Vec::new();
+    }
+    let sentence_of = |i: usize| s.words.get(i).map(|w| w.sentence);
+    let first_person: Vec<Option<u32>> = first_person(s, hits)
+        .iter()
+        .map(|h| sentence_of(h.first))
+        .collect();
+    for h in acted {
+        let sentence = sentence_of(h.first);
+        let range = match sentence {
+            Some(n) => s.sentence_range(n),
+            None => continue,
+        };
+        let text = s.span(range.start, range.end);
+        let own = first_person.contains(&sentence) || ACTED.phrase(h.cue).ends_with('*');
+        let verb_new = KeywordBag::from_text(s.span(h.first, h.last))
+            .iter()
+            .all(|(st, sf, _)| new(st, sf));
+        // The sentence's text may stop before a trailing amount ("(+€10/month)").
+        let tail = s
+            .words
+            .get(range.end.saturating_sub(1))
+            .and_then(|w| s.text.get(w.end as usize..))
+            .map_or("", |t| t.get(..t.len().min(24)).unwrap_or(""));
+        let paid = super::limits::money(text).is_some() || super::limits::money(tail).is_some();
+        if own && verb_new && paid {
+            return KeywordBag::from_text(text)
+                .iter()
+                .filter(|(st, sf, _)| new(st, sf))
+                .map(|(st, _, _)| st.to_string())
+                .collect();
+        }
+    }
+    Vec::new()
 }
 
 /// Content stems of code comments that open with an addition word
