@@ -216,6 +216,7 @@ const INTENTS: &[&[&str]] = &[
         "送金",
         "振込",
     ],
+    &["=wifi", "wi-fi", "=wlan", "无线网"],
 ];
 
 /// Intents that say what an answer is about but not what a request is:
@@ -224,6 +225,11 @@ pub const ANSWER_ONLY: u32 = 1 << 11;
 
 // Intents are kept as bits of a u32.
 const _: () = assert!(INTENTS.len() <= 32);
+
+/// Terms looked for in the text rather than word by word.
+fn is_text_term(term: &str) -> bool {
+    term.contains('-') || term.chars().next().is_some_and(is_cjk)
+}
 
 /// Latin and Cyrillic terms by their first three characters: (term, whole
 /// word only, intent), built once.
@@ -234,10 +240,7 @@ fn table() -> &'static Table {
     TABLE.get_or_init(|| {
         let mut t: Table = HashMap::new();
         for (i, terms) in INTENTS.iter().enumerate() {
-            for term in terms
-                .iter()
-                .filter(|t| !t.chars().next().is_some_and(is_cjk))
-            {
+            for term in terms.iter().filter(|t| !is_text_term(t)) {
                 let (body, whole) = match term.strip_prefix('=') {
                     Some(b) => (b, true),
                     None => (*term, false),
@@ -262,16 +265,12 @@ fn found(s: &Scanned, mut f: impl FnMut(usize, &str)) {
             }
         }
     }
-    // CJK terms are found in the text: its words are single characters.
-    if s.text.chars().any(is_cjk) {
-        for (i, terms) in INTENTS.iter().enumerate() {
-            for term in terms
-                .iter()
-                .filter(|t| t.chars().next().is_some_and(is_cjk))
-            {
-                for _ in s.text.matches(term) {
-                    f(i, term);
-                }
+    // CJK and hyphenated terms are found in the text: the scanner splits
+    // them into several words.
+    for (i, terms) in INTENTS.iter().enumerate() {
+        for term in terms.iter().filter(|t| is_text_term(t)) {
+            for _ in s.text.matches(term) {
+                f(i, term);
             }
         }
     }
@@ -319,5 +318,7 @@ mod tests {
         assert_eq!(bits("Pick a category from the catalog."), 0);
         assert_ne!(bits("Can I bring my cat?"), 0);
         assert_ne!(bits("the card from my profile") & ANSWER_ONLY, 0);
+        // Hyphenated terms are found although the scanner splits them.
+        assert_ne!(bits("The Wi-Fi password is on your key card."), 0);
     }
 }

@@ -620,12 +620,27 @@ impl<'a> Anchors<'a> {
     }
 
     fn has(&self, stem: &str) -> bool {
+        self.has_as(stem, true)
+    }
+
+    /// `has_word` without synonym groups: the same word or a derivation.
+    fn has_same_word(&self, stem: &str, surface: &str) -> bool {
+        if self.has_as(stem, false) {
+            return true;
+        }
+        let Some((l, stems)) = &self.light else {
+            return false;
+        };
+        stems.binary_search(&light_stem(*l, surface)).is_ok()
+    }
+
+    fn has_as(&self, stem: &str, synonyms: bool) -> bool {
         if self.bags.iter().any(|b| b.contains_stem(stem))
             || self.glossary.iter().any(|g| g == stem)
         {
             return true;
         }
-        if self.in_active_group(stem) {
+        if synonyms && self.in_active_group(stem) {
             return true;
         }
         match stem.char_indices().nth(5) {
@@ -1024,7 +1039,9 @@ fn other_goal(
         .collect();
     let (mut n, mut held, mut lead_held) = (0, 0, None);
     for (stem, surface, _) in goal.iter().filter(|(st, _, _)| content(st)) {
-        let h = anchor.has_word(stem, surface);
+        // Synonym groups are broad ("CSS" holds "center" and "div"): a goal
+        // is held by its own words only.
+        let h = anchor.has_same_word(stem, surface);
         if h && names.contains(&surface) {
             continue;
         }
