@@ -313,6 +313,19 @@ const NUMERALS: &[&[&str]] = &[
     &["ten", "zehn", "dix", "diez", "dez", "dieci", "десять", "十"],
 ];
 
+/// Numeral → value, sorted once: one binary search per word of the request.
+fn numerals() -> &'static [(&'static str, u32)] {
+    static TABLE: std::sync::OnceLock<Vec<(&'static str, u32)>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t: Vec<(&'static str, u32)> = (1u32..)
+            .zip(NUMERALS)
+            .flat_map(|(n, words)| words.iter().map(move |w| (*w, n)))
+            .collect();
+        crate::sort::sort(&mut t);
+        t
+    })
+}
+
 /// Articles that mean one before "sentence" or "paragraph" ("in a
 /// sentence", "in einem Absatz", "en une phrase"), never before items.
 const ARTICLES: &[&str] = &[
@@ -400,8 +413,9 @@ fn number_at(s: &Scanned, i: usize, articles: bool) -> Option<(u32, usize)> {
         }
         return Some((n, i + 1));
     }
-    if let Some(k) = NUMERALS.iter().position(|words| words.contains(&w)) {
-        return Some((k as u32 + 1, i + 1));
+    let table = numerals();
+    if let Ok(k) = table.binary_search_by(|(word, _)| (*word).cmp(w)) {
+        return table.get(k).map(|&(_, n)| (n, i + 1));
     }
     (articles && ARTICLES.contains(&w)).then_some((1, i + 1))
 }

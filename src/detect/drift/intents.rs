@@ -5,7 +5,6 @@
 //! stay: "Does the hotel have parking?" answered with breakfast times,
 //! "When is my refund?" answered with delivery options.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::scan::Scanned;
@@ -233,22 +232,29 @@ fn is_text_term(term: &str) -> bool {
 
 /// Latin and Cyrillic terms by their first three characters: (term, whole
 /// word only, intent), built once.
-type Table = HashMap<String, Vec<(&'static str, bool, usize)>>;
+/// (key, term, whole word only, intent), sorted by key.
+type Table = Vec<(&'static str, &'static str, bool, usize)>;
+
+/// The first three characters of a word: the table's key.
+fn key(word: &str) -> &str {
+    let end = word.char_indices().nth(3).map_or(word.len(), |(i, _)| i);
+    word.get(..end).unwrap_or(word)
+}
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t: Table = HashMap::new();
+        let mut t: Table = Vec::new();
         for (i, terms) in INTENTS.iter().enumerate() {
             for term in terms.iter().filter(|t| !is_text_term(t)) {
                 let (body, whole) = match term.strip_prefix('=') {
                     Some(b) => (b, true),
                     None => (*term, false),
                 };
-                let key: String = body.chars().take(3).collect();
-                t.entry(key).or_default().push((body, whole, i));
+                t.push((key(body), body, whole, i));
             }
         }
+        crate::sort::sort(&mut t);
         t
     })
 }
@@ -258,18 +264,24 @@ fn found(s: &Scanned, mut f: impl FnMut(usize, &str)) {
     let t = table();
     for w in s.words.iter().filter(|w| !w.code) {
         let word = s.text_of(w);
-        let key: String = word.chars().take(3).collect();
-        for (term, whole, i) in t.get(&key).into_iter().flatten() {
+        let k = key(word);
+        let from = t.partition_point(|e| e.0 < k);
+        for (_, term, whole, i) in t[from..].iter().take_while(|e| e.0 == k) {
             if (*whole && word == *term) || (!*whole && word.starts_with(term)) {
                 f(*i, word);
             }
         }
     }
     // CJK and hyphenated terms are found in the text: the scanner splits
-    // them into several words.
+    // them into several words. Most texts have neither.
+    let (cjk, hyphen) = (s.text.chars().any(is_cjk), s.text.contains('-'));
+    if !(cjk || hyphen) {
+        return;
+    }
     for (i, terms) in INTENTS.iter().enumerate() {
         for term in terms.iter().filter(|t| is_text_term(t)) {
-            for _ in s.text.matches(term) {
+            let possible = if term.contains('-') { hyphen } else { cjk };
+            for _ in s.text.matches(term).filter(|_| possible) {
                 f(i, term);
             }
         }
