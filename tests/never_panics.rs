@@ -175,6 +175,14 @@ const RULES: &[&str] = &[
     "Keep the signature. ",
     "Don't translate “İß”. ",
     "The return on the 22nd must stay. ",
+    "In under 99999 words, ",
+    "Give me three İ bullet points, top 5, ",
+    "In a single paragraph, no bullet points, plain text, no formulas. ",
+    "Leave everything else as is: “İ 12.4 % 1,000”. ",
+    "Make it #1677ff, TZ=ü/İ. ",
+    "Write the ü section. Don't mention prices. ",
+    "Is there parking? When is my refund? Wi-Fi 无线网 ",
+    "Réponds en anglais. ",
 ];
 
 /// Code lines, non-ASCII next to what the code checks cut at.
@@ -196,6 +204,11 @@ const CODE: &[&str] = &[
     "\"\"\"doc\n",
     "\"\"\"\n",
     "}\n",
+    "## İ heading\n",
+    "| a | b |\n|---|---|\n",
+    "- ü item\n1. second\n",
+    "Var(X) = E[(X − μ)²]\n",
+    "I've switched you to ü Plus (+€10/month). 300元 R$ 49,90\n",
 ];
 
 fn pieced() -> impl Strategy<Value = String> {
