@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::limits::outside_fences;
 use super::scan::Scanned;
+use super::words::WordTable;
 use crate::text::is_cjk;
 
 /// What the request asks of the answer's size and shape (0 / false: nothing).
@@ -313,16 +314,14 @@ const NUMERALS: &[&[&str]] = &[
     &["ten", "zehn", "dix", "diez", "dez", "dieci", "десять", "十"],
 ];
 
-/// Numeral → value, sorted once: one binary search per word of the request.
-fn numerals() -> &'static [(&'static str, u32)] {
-    static TABLE: std::sync::OnceLock<Vec<(&'static str, u32)>> = std::sync::OnceLock::new();
+/// Numeral → value, built once: one hash lookup per word of the request.
+fn numerals() -> &'static WordTable {
+    static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t: Vec<(&'static str, u32)> = (1u32..)
+        (1u64..)
             .zip(NUMERALS)
             .flat_map(|(n, words)| words.iter().map(move |w| (*w, n)))
-            .collect();
-        crate::sort::sort(&mut t);
-        t
+            .collect()
     })
 }
 
@@ -413,9 +412,8 @@ fn number_at(s: &Scanned, i: usize, articles: bool) -> Option<(u32, usize)> {
         }
         return Some((n, i + 1));
     }
-    let table = numerals();
-    if let Ok(k) = table.binary_search_by(|(word, _)| (*word).cmp(w)) {
-        return table.get(k).map(|&(_, n)| (n, i + 1));
+    if let Some(&n) = numerals().get(w) {
+        return Some((n as u32, i + 1));
     }
     (articles && ARTICLES.contains(&w)).then_some((1, i + 1))
 }
@@ -437,7 +435,8 @@ pub fn counted(s: &Scanned, form: &mut Form) -> Vec<String> {
             figures.push(n.to_string());
             continue;
         }
-        let Some((n, after)) = number_at(s, i, false).or_else(|| number_at(s, i, true)) else {
+        let numeral = number_at(s, i, false);
+        let Some((n, after)) = numeral.or_else(|| number_at(s, i, true)) else {
             continue;
         };
         // The noun follows at once, after one adjective ("3 short bullet
@@ -448,7 +447,7 @@ pub fn counted(s: &Scanned, form: &mut Form) -> Vec<String> {
         let Some((unit, at)) = unit else { continue };
         // An article counts one only right before the noun, or before
         // "short" ("in a short paragraph"): "a few sentences" is no count.
-        let article = number_at(s, i, false).is_none();
+        let article = numeral.is_none();
         let next_to_noun = at == after || (at == after + 1 && SHORT.contains(&s.word(after)));
         // "Answer in one word", "con una sola parola": a few words after a
         // preposition are a length; "give me 3 words for it" asks for items.
