@@ -439,38 +439,16 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     }
 }
 
-/// A short request that opens with a yes: it accepts the assistant's offer.
+/// A short request that opens with a clear yes and asks nothing: it accepts
+/// the assistant's offer ("Yes, go ahead", "Oui, d'accord", "はい、お願いします").
 fn confirms(s: &Scanned) -> bool {
     const YES: &[&str] = &[
-        "yes",
-        "yeah",
-        "yep",
-        "sure",
-        "ok",
-        "okay",
-        "please",
-        "go",
-        "sí",
-        "si",
-        "vale",
-        "claro",
-        "oui",
-        "d'accord",
-        "ja",
-        "klar",
-        "gerne",
-        "sim",
-        "pode",
-        "certo",
-        "sì",
-        "да",
-        "давайте",
-        "好",
-        "是",
-        "はい",
-        "お",
+        "yes", "yeah", "yep", "sure", "ok", "okay", "sí", "vale", "oui", "ja", "sim", "sì", "да",
     ];
-    s.words.len() <= 14 && YES.contains(&s.word(0))
+    const CJK_YES: &[&str] = &["好的", "是的", "可以", "はい"];
+    let asks = s.text.contains(['?', '？']);
+    let yes = YES.contains(&s.word(0)) || CJK_YES.iter().any(|y| s.text.starts_with(y));
+    !asks && s.words.len() <= 14 && yes
 }
 
 /// Verbs of answering and writing, as lowercase prefixes (CJK ones are
@@ -1506,6 +1484,20 @@ mod tests {
             "Fix grammar only. Do not change any of the numbers: \"Revenue grow 12.4% in Q3.\"";
         assert!(forbidden(task, "\"Revenue grew roughly 12% in Q3.\""));
         assert!(!forbidden(task, "\"Revenue grew 12.4% in Q3.\""));
+    }
+
+    #[test]
+    fn a_yes_to_an_offer_is_told_from_requests() {
+        let yes = |t: &str| confirms(&Scanned::new(t));
+        assert!(yes("Yes, go ahead."));
+        assert!(yes("Oui, d'accord, faites-le."));
+        assert!(yes("はい、お願いします。"));
+        assert!(!yes("Please add logging to this function."));
+        assert!(!yes("Ok, and how do I rename the branch?"));
+        assert!(!yes("Si tengo un error en la línea 3, ¿qué hago"));
+        assert!(!yes(
+            "Yes, but I also need the invoice for March, the one for April, and a copy of the contract we signed last year."
+        ));
     }
 
     #[test]
