@@ -154,7 +154,11 @@ export interface ScopeDriftConcern {
   cause: DriftCause;
   /** Weighted share of the answer's content anchored nowhere, 0–1. */
   driftScore: number;
-  /** Words the response added, most frequent first. */
+  /**
+   * What to point at, most telling first: the words the response added or
+   * the rule it broke; a count, a language or an amount comes first as a
+   * verdict ("5 items, asked for 3", "answered in fr, asked in en").
+   */
   driftTokens: string[];
   taskTokens: string[];
 }

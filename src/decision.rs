@@ -104,6 +104,8 @@ pub enum Verdict {
     ScopeDrift {
         cause: crate::detect::drift::Cause,
         drift_score: f64,
+        /// What to point at, most telling first; a count, a language or an
+        /// amount comes first as a verdict ("5 items, asked for 3").
         drift_tokens: Vec<String>,
         task_tokens: Vec<String>,
     },
