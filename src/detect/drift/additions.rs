@@ -237,11 +237,7 @@ pub fn announcing_comments(code: &str, new: &dyn Fn(&str, &str) -> bool) -> Vec<
 pub fn extra_headings(prose: &str, anchored: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
     prose
         .lines()
-        .filter_map(|l| {
-            let hashes = l.bytes().take_while(|&b| b == b'#').count();
-            let title = l.get(hashes..)?.strip_prefix(' ')?.trim();
-            ((1..=6).contains(&hashes) && !title.is_empty()).then_some(title)
-        })
+        .filter_map(super::form::heading)
         .filter(|title| {
             let bag = KeywordBag::from_text(title);
             !bag.is_empty() && !bag.iter().any(|(st, sf, _)| anchored(st, sf))

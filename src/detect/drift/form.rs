@@ -61,7 +61,7 @@ enum Unit {
     Items,
 }
 
-/// Count nouns, exact (lowercase). Russian and a few long forms go by prefix below.
+/// Count nouns, exact (lowercase); Russian ones go by stem (`RU_UNITS`).
 const UNITS: &[(Unit, &[&str])] = &[
     (
         Unit::Words,
@@ -536,16 +536,15 @@ pub fn broken(form: &Form, response: &str, s: &Scanned) -> Option<Vec<String>> {
     if form.max_items > 0 && items > usize::from(form.max_items) {
         return Some(vec![format!("{items} items, asked for {}", form.max_items)]);
     }
-    if form.no_lists && lines().filter(|l| is_list_item(l.trim_start())).count() >= 2 {
+    // Any list line, nested ones included (`items` counts the top level).
+    let listed = lines().filter(|l| is_list_item(l.trim_start())).count();
+    if form.no_lists && listed >= 2 {
         return Some(vec!["a list".into()]);
     }
     if form.no_code && response.contains("```") {
         return Some(vec!["code".into()]);
     }
-    let heading = |l: &str| {
-        let hashes = l.bytes().take_while(|&b| b == b'#').count();
-        (1..=6).contains(&hashes) && l.as_bytes().get(hashes) == Some(&b' ')
-    };
+    let heading = |l: &str| heading(l).is_some();
     let table = || lines().any(|l| l.trim_start().starts_with('|') && l.contains("---"));
     if form.no_headings && lines().any(heading) {
         return Some(vec!["headings".into()]);
@@ -564,10 +563,7 @@ pub fn broken(form: &Form, response: &str, s: &Scanned) -> Option<Vec<String>> {
             (prose.contains("**") || prose.contains("__"), "bold"),
             (lines().any(heading), "headings"),
             (table(), "a table"),
-            (
-                lines().filter(|l| is_list_item(l.trim_start())).count() >= 2,
-                "a list",
-            ),
+            (listed >= 2, "a list"),
             (prose.contains("](http"), "a link"),
         ]
         .iter()
@@ -608,6 +604,13 @@ fn formula(text: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The title of a Markdown heading line ("## Roadmap" → "Roadmap").
+pub fn heading(line: &str) -> Option<&str> {
+    let hashes = line.bytes().take_while(|&b| b == b'#').count();
+    let title = line.get(hashes..)?.strip_prefix(' ')?.trim();
+    ((1..=6).contains(&hashes) && !title.is_empty()).then_some(title)
 }
 
 /// A list line: "- x", "* x", "• x", "+ x", "1. x", "2) x".

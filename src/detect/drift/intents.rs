@@ -230,9 +230,8 @@ fn is_text_term(term: &str) -> bool {
     term.contains('-') || term.chars().next().is_some_and(is_cjk)
 }
 
-/// Latin and Cyrillic terms by their first three characters: (term, whole
-/// word only, intent), built once.
-/// (key, term, whole word only, intent), sorted by key.
+/// Latin and Cyrillic terms as (first three characters, term, whole word
+/// only, intent), sorted by the first: built once.
 type Table = Vec<(&'static str, &'static str, bool, usize)>;
 
 /// The first three characters of a word: the table's key.
@@ -281,7 +280,10 @@ fn found(s: &Scanned, mut f: impl FnMut(usize, &str)) {
     for (i, terms) in INTENTS.iter().enumerate() {
         for term in terms.iter().filter(|t| is_text_term(t)) {
             let possible = if term.contains('-') { hyphen } else { cjk };
-            for _ in s.text.matches(term).filter(|_| possible) {
+            if !possible {
+                continue;
+            }
+            for _ in s.text.matches(term) {
                 f(i, term);
             }
         }

@@ -149,7 +149,8 @@ fn narrow_edit(task: &str) -> Vec<u32> {
         return Vec::new();
     }
     let prose = limits::outside_fences(task);
-    let code: String = limits::fenced_blocks(task).collect();
+    let blocks: Vec<&str> = limits::fenced_blocks(task).collect();
+    let code = blocks.concat();
     // A value the code does not have yet: `#1677ff`, TZ=Europe/Moscow (a
     // name it has, "keep the name `avg`", asks nothing narrow).
     let is_value = |c: char| c.is_ascii_alphanumeric() || "#=_/.:-".contains(c);
@@ -163,8 +164,9 @@ fn narrow_edit(task: &str) -> Vec<u32> {
     if prose.split_whitespace().count() > 40 || !new_value {
         return Vec::new();
     }
-    let mut keys: Vec<u32> = limits::fenced_blocks(task)
-        .flat_map(str::lines)
+    let mut keys: Vec<u32> = blocks
+        .iter()
+        .flat_map(|b| b.lines())
         .map(additions::line_key)
         .take(MAX_EDITED_LINES)
         .collect();
@@ -799,12 +801,9 @@ pub fn judge(
             && response.len() < 1500
             && !response.contains("```")
             && hits.any(&CLARIFY));
-    let added = additions::added(
-        &scanned,
-        &hits,
-        &|st, surface| weight(st) > 0.2 && !anchor.has_word(st, surface),
-        asks_back,
-    );
+    // Content the conversation never mentioned, as the addition checks see it.
+    let new_word = |st: &str, surface: &str| weight(st) > 0.2 && !anchor.has_word(st, surface);
+    let added = additions::added(&scanned, &hits, &new_word, asks_back);
     if added.len() >= 2 {
         let tokens = listed(&|s| added.iter().any(|a| a == s));
         return report(Cause::Additions, tokens);
@@ -814,9 +813,7 @@ pub fn judge(
     let paid = if facts.confirms {
         Vec::new()
     } else {
-        additions::paid_action(&scanned, &hits, &|st, surface| {
-            weight(st) > 0.2 && !anchor.has_word(st, surface)
-        })
+        additions::paid_action(&scanned, &hits, &new_word)
     };
     if paid.len() >= 2 {
         let tokens = listed(&|s| paid.iter().any(|a| a == s));
@@ -871,9 +868,7 @@ pub fn judge(
             }
         }
         // A code comment that announces an addition: "-- Also partition …".
-        let announced = additions::announcing_comments(&code, &|st, surface| {
-            weight(st) > 0.2 && !anchor.has_word(st, surface)
-        });
+        let announced = additions::announcing_comments(&code, &new_word);
         if announced.len() >= 2 {
             return report(Cause::Additions, announced);
         }

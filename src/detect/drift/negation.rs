@@ -480,6 +480,16 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         (&NO_ANALOGIES, &mut r.limits.no_analogies),
         (&INFORMAL, &mut r.limits.informal),
         (&YES_NO, &mut r.limits.yes_no),
+    ] {
+        for h in hits.get(set) {
+            *flag = true;
+            form_words.extend(stems_of(s.span(h.first, h.last)));
+        }
+    }
+    // Shape limits. Beside "no code blocks", "no tables" or "plain text",
+    // what else the clause rules out is form too: "no code blocks or SQL
+    // snippets" bans snippets, not the word "SQL".
+    for (set, flag) in [
         (&NO_LISTS, &mut r.limits.form.no_lists),
         (&NO_CODE, &mut r.limits.form.no_code),
         (&PLAIN_TEXT, &mut r.limits.form.plain_text),
@@ -489,21 +499,6 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
     ] {
         for h in hits.get(set) {
             *flag = true;
-            form_words.extend(stems_of(s.span(h.first, h.last)));
-        }
-    }
-    // Beside "no code blocks", "no tables" or "plain text", what else is
-    // ruled out is form too: "no code blocks or SQL snippets" bans snippets,
-    // not the word "SQL".
-    for list in [
-        &NO_LISTS,
-        &NO_CODE,
-        &PLAIN_TEXT,
-        &NO_HEADINGS,
-        &NO_TABLES,
-        &NO_FORMULAS,
-    ] {
-        for h in hits.get(list) {
             if let Some(w) = s.words.get(h.first) {
                 let clause = s.clause_range(w.clause);
                 form_words.extend(stems_of(s.span(clause.start, clause.end)));
