@@ -362,6 +362,16 @@ fn foreign_future_and_tampered_snapshots_are_refused() {
             "session.facts",
         ),
         (
+            tamper(|v| v["session"]["facts"]["ops"] = json!([60_000])),
+            ErrorKind::Range,
+            "session.facts",
+        ),
+        (
+            tamper(|v| v["session"]["facts"]["ops"] = json!(vec![1u16; 40])),
+            ErrorKind::Range,
+            "session.facts",
+        ),
+        (
             tamper(|v| v["memory"]["topics"]["async+fetch_user"]["qualitySum"] = json!(50.0)),
             ErrorKind::Range,
             "memory.topics[\"async+fetch_user\"].qualitySum",

@@ -63,6 +63,11 @@ proptest! {
 /// SQL aliases, versions, quotes, numbers, openers, comments), with
 /// multi-byte characters next to them: slicing bugs show up here.
 const PIECES: &[&str] = &[
+    "git cherry-pick ",
+    "撤销",
+    "インストール ",
+    "squash ",
+    "~=size ",
     "```python\n",
     "```\n",
     "```sql\n",

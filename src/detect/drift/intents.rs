@@ -5,13 +5,10 @@
 //! stay: "Does the hotel have parking?" answered with breakfast times,
 //! "When is my refund?" answered with delivery options.
 
-use std::sync::OnceLock;
-
+use super::lexicon::Lexicon;
 use super::scan::Scanned;
-use crate::text::is_cjk;
 
-/// Each intent: word prefixes (Latin and Cyrillic), whole words (`=`), or
-/// CJK terms (found in the text).
+/// Each intent's terms (see `Lexicon`).
 const INTENTS: &[&[&str]] = &[
     &[
         "cancel",
@@ -225,77 +222,14 @@ pub const ANSWER_ONLY: u32 = 1 << 11;
 // Intents are kept as bits of a u32.
 const _: () = assert!(INTENTS.len() <= 32);
 
-/// Terms looked for in the text rather than word by word.
-fn is_text_term(term: &str) -> bool {
-    term.contains('-') || term.chars().next().is_some_and(is_cjk)
-}
-
-/// Latin and Cyrillic terms as (first three characters, term, whole word
-/// only, intent), sorted by the first: built once.
-type Table = Vec<(&'static str, &'static str, bool, usize)>;
-
-/// The first three characters of a word: the table's key.
-fn key(word: &str) -> &str {
-    let end = word.char_indices().nth(3).map_or(word.len(), |(i, _)| i);
-    word.get(..end).unwrap_or(word)
-}
-
-fn table() -> &'static Table {
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t: Table = Vec::new();
-        for (i, terms) in INTENTS.iter().enumerate() {
-            for term in terms.iter().filter(|t| !is_text_term(t)) {
-                let (body, whole) = match term.strip_prefix('=') {
-                    Some(b) => (b, true),
-                    None => (*term, false),
-                };
-                t.push((key(body), body, whole, i));
-            }
-        }
-        crate::sort::sort(&mut t);
-        t
-    })
-}
-
-/// Every intent term in a text, as (intent, the word or term found).
-fn found(s: &Scanned, mut f: impl FnMut(usize, &str)) {
-    let t = table();
-    for w in s.words.iter().filter(|w| !w.code) {
-        let word = s.text_of(w);
-        let k = key(word);
-        let from = t.partition_point(|e| e.0 < k);
-        for (_, term, whole, i) in t[from..].iter().take_while(|e| e.0 == k) {
-            if (*whole && word == *term) || (!*whole && word.starts_with(term)) {
-                f(*i, word);
-            }
-        }
-    }
-    // CJK and hyphenated terms are found in the text: the scanner splits
-    // them into several words. Most texts have neither.
-    let (cjk, hyphen) = (s.text.chars().any(is_cjk), s.text.contains('-'));
-    if !(cjk || hyphen) {
-        return;
-    }
-    for (i, terms) in INTENTS.iter().enumerate() {
-        for term in terms.iter().filter(|t| is_text_term(t)) {
-            let possible = if term.contains('-') { hyphen } else { cjk };
-            if !possible {
-                continue;
-            }
-            for _ in s.text.matches(term) {
-                f(i, term);
-            }
-        }
-    }
-}
+static LEXICON: Lexicon = Lexicon::new(INTENTS);
 
 /// The intents a text touches, as bits, and how many of its words name
 /// them that `fresh` accepts (an answer's words not already in the
 /// conversation).
 pub fn of(s: &Scanned, fresh: &dyn Fn(&str) -> bool) -> (u32, u32) {
     let (mut bits, mut hits) = (0u32, 0u32);
-    found(s, |i, w| {
+    LEXICON.found(s, false, |i, w, _| {
         bits |= 1 << i;
         hits += u32::from(fresh(w));
     });
@@ -305,7 +239,7 @@ pub fn of(s: &Scanned, fresh: &dyn Fn(&str) -> bool) -> (u32, u32) {
 /// The words of a text that name an intent of `bits`, for a warning to list.
 pub fn words(s: &Scanned, bits: u32) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    found(s, |i, w| {
+    LEXICON.found(s, false, |i, w, _| {
         if bits & 1 << i != 0 && out.len() < 8 && !out.iter().any(|o| o == w) {
             out.push(w.to_string());
         }

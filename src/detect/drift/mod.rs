@@ -20,9 +20,11 @@ mod cues;
 mod form;
 mod intents;
 mod lang;
+mod lexicon;
 mod limits;
 mod negation;
 mod opener;
+mod operations;
 mod scan;
 mod words;
 
@@ -96,6 +98,9 @@ pub struct TaskFacts {
     /// The everyday intents it is about (`intents`), as bits.
     #[serde(default)]
     pub intents: u32,
+    /// The how-to operations it names (`operations`), as sorted ids.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ops: Vec<u16>,
     /// A short yes to what the assistant proposed ("Yes, go ahead"): the
     /// change it then reports was asked for.
     #[serde(default)]
@@ -124,6 +129,7 @@ impl TaskFacts {
         .all(|list| list.len() <= MAX_FACTS && list.iter().all(|s| s.len() <= MAX_FACT_BYTES))
             && self.lang.len() <= MAX_FACT_BYTES
             && self.edited_lines.len() <= MAX_EDITED_LINES
+            && operations::valid(&self.ops)
     }
 }
 
@@ -422,6 +428,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         } else {
             intents::of(&s, &|_| true).0 & !intents::ANSWER_ONLY
         },
+        ops: operations::of(&s),
         forbidden,
         protected,
         numbers,
@@ -916,6 +923,16 @@ pub fn judge(
         let (bits, hits) = intents::of(&scanned, &fresh);
         if bits & facts.intents == 0 && hits >= 2 {
             let mut tokens = intents::words(&scanned, bits);
+            tokens.truncate(MAX_LISTED);
+            return report(Cause::OffTopic, tokens);
+        }
+    }
+    // Other operations and none of the question's: amending the author for
+    // "how do I squash commits?", join types for "UNION or UNION ALL?".
+    if !reply_only && !facts.ops.is_empty() {
+        let (hits, named) = operations::other(&scanned, &facts.ops);
+        if !named && hits >= 2 {
+            let mut tokens = operations::words(&scanned, &facts.ops);
             tokens.truncate(MAX_LISTED);
             return report(Cause::OffTopic, tokens);
         }
@@ -1557,6 +1574,27 @@ mod tests {
         assert_eq!(r.tokens.first().map(String::as_str), Some("breakfast"));
         let garage = "Yes: the hotel garage is under the building and costs 25 EUR per night; guests get a parking card at check-in.";
         assert_eq!(run(task, garage).cause, None);
+    }
+
+    #[test]
+    fn other_operations_and_none_of_the_question() {
+        let task = "How do I squash my last three commits into one?";
+        let amend = "To change the author of your last commit, run `git commit --amend --author=\"Ana <ana@example.com>\"`. \
+                     For older commits, amend each one in turn; `--amend --no-edit` keeps the message.";
+        let r = run(task, amend);
+        assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
+        assert_eq!(r.tokens.first().map(String::as_str), Some("amend"));
+        // Naming the asked operation once is enough to stay quiet, whatever
+        // else the answer mentions.
+        let squash = "Run `git rebase -i HEAD~3`, keep the first line as pick and change the other two to squash; \
+                      if the commits were pushed, amend nothing and push with --force-with-lease.";
+        assert_eq!(run(task, squash).cause, None);
+        // Weak terms name a request but not a detour: sizes and memory come
+        // up in answers about anything.
+        let task = "¿Por qué mi script se queda sin memoria (OOM) al leer un CSV grande?";
+        let chunks = "Pandas carga todo el archivo en RAM. Lee solo las columnas que necesitas con usecols, \
+                      indica un tamaño de trozo con chunksize y revisa el tamaño real con memory_usage(deep=True).";
+        assert_eq!(run(task, chunks).cause, None);
     }
 
     #[test]
