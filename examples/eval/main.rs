@@ -65,6 +65,11 @@ fn main() {
             load::<drift::Case>("drift-extra2.jsonl")
                 .map(|c| drift::evaluate("Scope drift, third development set", &c)),
         ),
+        (
+            "drift-extra3.jsonl",
+            load::<drift::Case>("drift-extra3.jsonl")
+                .map(|c| drift::evaluate("Scope drift, fourth development set", &c)),
+        ),
         ("drift-blind.jsonl", blind("drift-blind.jsonl", "blind set")),
         (
             "drift-blind2.jsonl",

@@ -4,7 +4,7 @@
 use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 39] = [
+pub static ALL: [&CueList; 40] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -44,6 +44,7 @@ pub static ALL: [&CueList; 39] = [
     &CLARIFY,
     &NO_FORMULAS,
     &ACTED,
+    &DONE_BY_ME,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -1692,6 +1693,36 @@ pub static ACTED: CueList = CueList::new(
         "予約しました",
         "追加しました",
         "契約しました",
+    ],
+);
+
+/// The assistant reporting what it did for the user ("I've started a
+/// return", "C'est noté", "Abri a troca"): an answer to a request for an
+/// action, however few of its words it shares.
+pub static DONE_BY_ME: CueList = CueList::new(
+    39,
+    &[
+        "i've",
+        "we've",
+        "i have",
+        "we have",
+        "c'est noté",
+        "j'ai",
+        "nous avons",
+        "ich habe",
+        "wir haben",
+        "he abierto",
+        "he iniciado",
+        "ya he",
+        "abri",
+        "já abri",
+        "ho avviato",
+        "ho aperto",
+        "ho già",
+        "я оформил*",
+        "я открыл*",
+        "我已",
+        "已为你",
     ],
 );
 

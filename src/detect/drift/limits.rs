@@ -428,7 +428,19 @@ pub fn newer_python(code: &str, minor: u8) -> Vec<String> {
 /// comprehension's "for" is not).
 const CONSTRUCTS: &[(&[&str], &[&str])] = &[
     (&["window"], &["over (", "over("]),
-    (&["regex", "regular"], REGEX_USE),
+    (
+        &[
+            "regex",
+            "regular",
+            "regolar",
+            "regulär",
+            "réguli",
+            "регуляр",
+            "正则",
+            "正規表現",
+        ],
+        REGEX_USE,
+    ),
     (
         &[
             "loop",
@@ -483,6 +495,10 @@ const REGEX_USE: &[&str] = &[
     "re.sub(",
     "re.match(",
     "new regexp",
+    "/.test(",
+    ".match(/",
+    ".replace(/",
+    "preg_match",
 ];
 
 /// Whether a construct's name is among the ruled-out stems: exactly for
@@ -959,6 +975,11 @@ mod tests {
         assert_eq!(constructs_used(&["window".into()], sql), ["over ("]);
         assert!(constructs_used(&["loop".into()], sql).is_empty());
         assert!(constructs_used(&["window".into()], "No window function: a join.").is_empty());
+        // "senza espressioni regolari", and a JavaScript literal used anyway.
+        let js = "```js\nreturn /^[^@]+@[^@]+$/.test(email);\n```";
+        assert_eq!(constructs_used(&["regolari".into()], js), ["/.test("]);
+        let plain = "```js\nreturn email.includes('@');\n```";
+        assert!(constructs_used(&["regolari".into()], plain).is_empty());
     }
 
     #[test]

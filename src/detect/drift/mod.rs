@@ -896,7 +896,9 @@ pub fn judge(
     // "yes, go ahead" (it carries out what the assistant itself proposed).
     let reply_only = facts.closing || facts.confirms || short_reply(&scanned) || asks_back;
     let quiet_reply = reply_only || task_content == 0;
+    // Four words are too few to weigh: "Scadenza, oppure termine ultimo."
     if !quiet_reply
+        && scanned.units(|w| !w.code) >= 5.0
         && resp_content >= 2
         && anchored_content <= resp_content / 20
         && covered == 0
@@ -1046,11 +1048,16 @@ fn is_shell_block(tag: &str, body: &str) -> bool {
 /// ("Your plan has been terminated", "C'est fait : …").
 fn reports_done(s: &Scanned, hits: &Hits) -> bool {
     let first = s.words.iter().find(|w| !w.code).map(|w| w.sentence);
-    s.units(|w| !w.code) <= 60.0
-        && hits
-            .get(&cues::DONE)
+    let sentence = |h: &scan::Hit| s.words.get(h.first).map(|w| w.sentence);
+    let units = s.units(|w| !w.code);
+    // The report may follow an apology or an "of course".
+    let by_me = || {
+        hits.get(&cues::DONE_BY_ME)
             .iter()
-            .any(|h| s.words.get(h.first).map(|w| w.sentence) == first)
+            .any(|h| sentence(h).zip(first).is_some_and(|(at, f)| at <= f + 1))
+    };
+    (units <= 60.0 && hits.get(&cues::DONE).iter().any(|h| sentence(h) == first))
+        || (units <= 90.0 && by_me())
 }
 
 /// An opening goal clause anchored nowhere, in an answer that repeats little
@@ -1595,6 +1602,48 @@ mod tests {
         let chunks = "Pandas carga todo el archivo en RAM. Lee solo las columnas que necesitas con usecols, \
                       indica un tamaño de trozo con chunksize y revisa el tamaño real con memory_usage(deep=True).";
         assert_eq!(run(task, chunks).cause, None);
+        // Pausing is not cancelling.
+        let task = "How do I cancel my gym membership?";
+        let pause = "You can pause your membership for up to three months: open the app, go to Membership > Pause \
+                     and pick a start date. While it's paused you won't be billed.";
+        assert_eq!(run(task, pause).cause, Some(Cause::OffTopic));
+        let cancel = "Go to Membership > Cancel and confirm; you can also pause it instead if you only need a break.";
+        assert_eq!(run(task, cancel).cause, None);
+    }
+
+    #[test]
+    fn a_reported_action_or_a_few_words_are_not_weighed_for_topic() {
+        // The report of what was done follows an apology and shares no word
+        // with the request.
+        let task = "I want my money back for the headphones, they stopped working after a week.";
+        let done = "I'm sorry the earbuds gave out so quickly — that's well within the 30-day window, so you're covered. I've started a return for order #A-20931 and emailed you a prepaid label. Drop the parcel at any UPS point within 14 days; as soon as it's scanned, the full $79.99 goes back to the card you paid with, usually within 3–5 business days. You don't need to include the box or accessories.";
+        assert_eq!(run(task, done).cause, None);
+        let elsewhere = "Our earbuds come in black, white and sage green. Each colour ships with three sizes \
+                         of silicone tips, a braided cable and a travel pouch, and the charging case gives \
+                         twenty extra hours of listening on a single charge.";
+        assert_eq!(run(task, elsewhere).cause, Some(Cause::OffTopic));
+        // A translation of one word has no words of the request to repeat.
+        let r = run(
+            "Come si dice \"deadline\" in italiano?",
+            "Scadenza, oppure \"termine ultimo\".",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+    }
+
+    #[test]
+    fn a_sibling_http_client_or_scheduler_answers_another_question() {
+        let r = run(
+            "How do I make a GET request with axios in Node.js?",
+            "Since Node 18 `fetch` is built in: `const res = await fetch(url); const data = await res.json();` \
+             and check `res.ok` before reading the body.",
+        );
+        assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+        let r = run(
+            "How do I schedule a nightly job with cron on Ubuntu to run /opt/backup.sh at 2am?",
+            "Create a systemd service and timer: set `ExecStart=/opt/backup.sh` in backup.service, \
+             `OnCalendar=*-*-* 02:00` in backup.timer, then `systemctl enable --now backup.timer`.",
+        );
+        assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
     }
 
     #[test]

@@ -245,6 +245,19 @@ const OPERATIONS: &[&[&str]] = &[
     // Spreadsheets.
     &["median", "mediana", "médiane", "медиан", "中位数", "中央値"],
     &[
+        "=avg",
+        "average",
+        "~=mean",
+        "durchschnitt",
+        "=moyenne",
+        "=promedio",
+        "=média",
+        "~=media",
+        "среднее",
+        "平均值",
+        "平均値",
+    ],
+    &[
         "weighted",
         "sumproduct",
         "summenprodukt",
@@ -310,7 +323,7 @@ const OPERATIONS: &[&[&str]] = &[
         "枠の固定",
     ],
     &[
-        "~protect",
+        "protect",
         "~schütz",
         "blattschutz",
         "~protég",
@@ -322,6 +335,7 @@ const OPERATIONS: &[&[&str]] = &[
     // Code.
     &[
         "=environ",
+        "~environment",
         "getenv",
         "dotenv",
         "~umgebungsvariabl",
@@ -345,6 +359,15 @@ const OPERATIONS: &[&[&str]] = &[
     ],
     &["regex", "regexp", "正则", "正規表現"],
     &["closure", "замыкан", "闭包", "クロージャ"],
+    &[
+        "=cache",
+        "=cached",
+        "caching",
+        "=caché",
+        "кэш",
+        "缓存",
+        "キャッシュ",
+    ],
     &["promise", "promesa", "promessa", "промис", "=promesse"],
     // Interfaces and documents.
     &[
@@ -406,6 +429,27 @@ const OPERATIONS: &[&[&str]] = &[
         "~タイトル",
     ],
     &["outline", "gliederung", "提纲", "大纲", "アウトライン"],
+    // Accounts and subscriptions.
+    &[
+        "cancel",
+        "kündig",
+        "résili",
+        "cancelar",
+        "disdir",
+        "отмен",
+        "取消",
+        "解約",
+        "キャンセル",
+    ],
+    &[
+        "=pause",
+        "=paused",
+        "pausar",
+        "pausier",
+        "приостанов",
+        "暂停",
+        "一時停止",
+    ],
     // Travel and money.
     &[
         "weather",
@@ -431,18 +475,6 @@ const OPERATIONS: &[&[&str]] = &[
         "护照",
         "ビザ",
         "パスポート",
-    ],
-    &[
-        "=fee",
-        "=fees",
-        "gebühr",
-        "=frais",
-        "~comisión",
-        "=taxa",
-        "~commission",
-        "комисси",
-        "手续费",
-        "手数料",
     ],
     &[
         "installment",

@@ -608,6 +608,8 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
         &["podman"],
     ],
     &[&["vercel"], &["netlifi"], &["heroku"]],
+    &[&["axio"], &["fetch"]],
+    &[&["cron", "crontab"], &["systemd", "systemctl"]],
     &[&["pytorch", "torch"], &["tensorflow", "kera"], &["jax"]],
     &[
         &["sqlalchemi"],
