@@ -158,6 +158,7 @@ pub static ADDITION_WEAK: CueList = CueList::new(
         "также",
         "inoltre",
         "anche",
+        "oltre",
     ],
 );
 
@@ -190,6 +191,10 @@ pub static FIRST_PERSON: CueList = CueList::new(
         "reservei",
         "contratei",
         "assinei",
+        "apliquei",
+        "alterei",
+        "mudei",
+        "criei",
         "ました",
         "я",
         "добавил",

@@ -763,6 +763,27 @@ pub fn judge(
         if let Some(tokens) = negation::violation(&rules, &scanned, &hits, resp_bag, &new_content) {
             return report(Cause::Forbidden, tokens);
         }
+        // A ruled-out technology the answer's code uses: a ```js block after
+        // "no JavaScript", SQLAlchemy after "no ORM". Prose may name it to
+        // say it was avoided.
+        let used = if response.contains("```") {
+            let code: String = limits::fences(response)
+                .flat_map(|(tag, body)| ["```", tag, "\n", body, "\n"])
+                .collect();
+            ruled_out_tech(
+                &facts.forbidden,
+                &tech_in(&Scanned::new(&code), &KeywordBag::from_text(&code)),
+            )
+        } else {
+            Vec::new()
+        };
+        if !used.is_empty() {
+            let mut tokens = sibling_words(&used, &scanned, resp_bag);
+            if tokens.is_empty() {
+                tokens = used;
+            }
+            return report(Cause::Forbidden, tokens);
+        }
         let known = |name: &str| stems_of(name).first().is_some_and(|st| anchor.has(st));
         if let Some(tokens) = limits_broken(facts, response, &known) {
             return report(Cause::Forbidden, tokens);
@@ -1158,6 +1179,33 @@ fn short_reply(s: &Scanned) -> bool {
     let number_first = s.text.chars().count() < 120
         && (0..3).any(|i| s.word(i).starts_with(|c: char| c.is_ascii_digit()));
     yes_no || number_first || s.units(|w| !w.code) < 3.0
+}
+
+/// Kinds of technology a request can rule out by their kind's name, each
+/// with a member that identifies its family in `FAMILIES`.
+const TECH_KINDS: &[(&str, &str)] = &[("orm", "sqlalchemi")];
+
+/// The technologies in `used` that `forbidden` rules out: by name, or by
+/// the name of their kind.
+fn ruled_out_tech(forbidden: &[String], used: &[String]) -> Vec<String> {
+    let kind_of = |member: &str| {
+        FAMILIES.iter().find_map(|f| {
+            let family_has = |m: &str| f.iter().any(|x| x[0].trim_start_matches('=') == m);
+            family_has(member).then(|| {
+                TECH_KINDS
+                    .iter()
+                    .find(|(_, sample)| family_has(sample))
+                    .map(|(kind, _)| *kind)
+            })?
+        })
+    };
+    used.iter()
+        .filter(|u| {
+            forbidden.iter().any(|f| f == *u)
+                || kind_of(u).is_some_and(|k| forbidden.iter().any(|f| f == k))
+        })
+        .cloned()
+        .collect()
 }
 
 /// The members of a family the answer names, when the request named other
@@ -1644,6 +1692,44 @@ mod tests {
              `OnCalendar=*-*-* 02:00` in backup.timer, then `systemctl enable --now backup.timer`.",
         );
         assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+    }
+
+    #[test]
+    fn a_ruled_out_technology_in_the_code() {
+        let task =
+            "Make the header stick to the top when scrolling, using only CSS, no JavaScript.";
+        let js = "```css\nheader.stuck { position: fixed; top: 0; }\n```\n\n```js\nwindow.addEventListener('scroll', () => document.querySelector('header').classList.toggle('stuck', scrollY > 80));\n```";
+        let r = run(task, js);
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        // Naming it to say it was avoided is keeping the rule.
+        let css = "No JavaScript needed:\n\n```css\nheader { position: sticky; top: 0; }\n```";
+        assert_eq!(run(task, css).cause, None);
+        // A kind of technology: "no ORM", then SQLAlchemy.
+        let task = "Rewrite this as plain SQL, no ORM: `User.query.filter_by(active=True).all()`";
+        let orm = "```python\nfrom sqlalchemy import select\nusers = session.execute(select(User).where(User.active)).scalars().all()\n```";
+        let r = run(task, orm);
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        assert_eq!(r.tokens.first().map(String::as_str), Some("sqlalchemy"));
+        let sql = "```sql\nSELECT * FROM users WHERE active = TRUE;\n```";
+        assert_eq!(run(task, sql).cause, None);
+    }
+
+    #[test]
+    fn additions_announced_after_a_file_name_or_in_portuguese() {
+        let task = "Add a unit test for how `slugify` handles spaces.";
+        let test = "```python\ndef test_slugify_spaces():\n    assert slugify('hello world') == 'hello-world'\n```";
+        assert_eq!(run(task, test).cause, None);
+        let more = format!(
+            "{test}\n\nI also added `.github/workflows/tests.yml` so these run on every push, with a coverage report uploaded to Codecov."
+        );
+        let r = run(task, &more);
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        assert!(r.tokens.contains(&"codecov".to_string()), "{r:?}");
+        let r = run(
+            "Cancele minha assinatura do plano Premium, por favor.",
+            "Pronto, sua assinatura Premium foi cancelada. Como você é cliente há dois anos, apliquei também um desconto de 50% por 3 meses no plano Básico, já ativo na sua conta.",
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
     }
 
     #[test]

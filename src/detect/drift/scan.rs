@@ -194,11 +194,10 @@ impl Scanned {
                 b.letter(c);
                 continue;
             }
-            // A dot inside a word or number ("e.g", "3.11", "file.txt") is
-            // not a sentence end.
-            let dot_inside = c == '.'
-                && ((b.start.is_some() && chars.peek().is_some_and(|n| n.is_alphanumeric()))
-                    || b.len == 1);
+            // A dot inside a word or number ("e.g", "3.11", "file.txt") or
+            // opening one (".github", ".env", ".5") is not a sentence end.
+            let dot_inside =
+                c == '.' && (chars.peek().is_some_and(|n| n.is_alphanumeric()) || b.len == 1);
             b.close();
             b.out.push(if c.is_whitespace() && c != '\n' {
                 ' '
@@ -593,6 +592,11 @@ mod tests {
         assert_eq!(s.words[9].sentence, 1);
         assert!(s.words[10].sentence > s.words[9].sentence);
         assert_eq!(s.sentences, s.words[10].sentence + 1);
+        // A dot opening a file name is no sentence end either.
+        let s = Scanned::new("I also added .github/workflows/ci.yml and a .env file. Done.");
+        let last = s.words.len() - 1;
+        assert_eq!(s.words[last - 1].sentence, 0, "{}", s.word(last - 1));
+        assert_eq!(s.words[last].sentence, 1);
     }
 
     #[test]
