@@ -70,6 +70,11 @@ fn main() {
             load::<drift::Case>("drift-extra3.jsonl")
                 .map(|c| drift::evaluate("Scope drift, fourth development set", &c)),
         ),
+        (
+            "drift-extra4.jsonl",
+            load::<drift::Case>("drift-extra4.jsonl")
+                .map(|c| drift::evaluate("Scope drift, fifth development set", &c)),
+        ),
         ("drift-blind.jsonl", blind("drift-blind.jsonl", "blind set")),
         (
             "drift-blind2.jsonl",

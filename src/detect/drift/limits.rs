@@ -518,6 +518,46 @@ fn named(forbidden: &[String], name: &str) -> bool {
         .any(|f| f == name || (long && f.starts_with(name)))
 }
 
+/// What shows a block of code is a test.
+const TEST_MARKERS: &[&str] = &[
+    "def test",
+    "assert ",
+    "assert(",
+    "assert_eq!",
+    "expect(",
+    "describe(",
+    "it(",
+    "#[test]",
+    "@test",
+    "pytest",
+    "unittest",
+];
+
+/// The answer's code, when all of it is tests: the markers that show it
+/// (for a request that said to leave the tests alone; a fix shows the code
+/// it fixes).
+pub fn tests_edited(response: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for block in fenced_blocks(response) {
+        let code = block.to_lowercase();
+        let markers: Vec<&str> = TEST_MARKERS
+            .iter()
+            .filter(|m| code.contains(*m))
+            .copied()
+            .collect();
+        if markers.is_empty() && !code.trim().is_empty() {
+            return Vec::new();
+        }
+        for m in markers {
+            let m = m.trim_end_matches(['(', ' ']).to_string();
+            if !found.contains(&m) {
+                found.push(m);
+            }
+        }
+    }
+    found
+}
+
 /// Constructs the request ruled out that the answer's code uses.
 pub fn constructs_used(forbidden: &[String], response: &str) -> Vec<String> {
     let code = fenced_blocks(response)

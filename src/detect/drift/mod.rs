@@ -219,6 +219,10 @@ fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
             }
         }
     }
+    // "How do I react when a prop changes?": the verb, not the library.
+    if found.iter().any(|f| f == "react") && only_the_verb_react(s) {
+        found.retain(|f| f != "react");
+    }
     // Code fences name their language: "```go".
     for (i, _) in s.text.match_indices("```").take(32) {
         let tag: String = s
@@ -1002,6 +1006,11 @@ fn limits_broken(
     {
         return Some(v);
     }
+    if l.keep_tests
+        && let Some(v) = non_empty(limits::tests_edited(response))
+    {
+        return Some(v);
+    }
     if l.keep_logic
         && let Some(v) = limits::logic_changed(facts.code, response)
     {
@@ -1179,6 +1188,20 @@ fn short_reply(s: &Scanned) -> bool {
     let number_first = s.text.chars().count() < 120
         && (0..3).any(|i| s.word(i).starts_with(|c: char| c.is_ascii_digit()));
     yes_no || number_first || s.units(|w| !w.code) < 3.0
+}
+
+/// Whether every "react" of a text is the English verb: lowercase prose
+/// after a subject or a modal ("I react", "to react").
+fn only_the_verb_react(s: &Scanned) -> bool {
+    const BEFORE: &[&str] = &[
+        "to", "i", "we", "you", "they", "should", "can", "will", "would", "and", "then",
+    ];
+    (0..s.words.len())
+        .filter(|&i| s.word(i) == "react")
+        .all(|i| {
+            let w = &s.words[i];
+            !w.initial && !w.code && i > 0 && BEFORE.contains(&s.word(i - 1))
+        })
 }
 
 /// Kinds of technology a request can rule out by their kind's name, each
@@ -1730,6 +1753,42 @@ mod tests {
             "Pronto, sua assinatura Premium foi cancelada. Como você é cliente há dois anos, apliquei também um desconto de 50% por 3 meses no plano Básico, já ativo na sua conta.",
         );
         assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+    }
+
+    #[test]
+    fn tests_kept_and_then_edited() {
+        let task = "Fix the failing test in invoice.py, but don't touch the test file.";
+        let test_only = "The test expects totals rounded to 2 decimals. The quickest fix is to relax the expectation in `tests/test_invoice.py`:\n\n```python\nassert invoice_total(items) == pytest.approx(107.1)\n```";
+        let r = run(task, test_only);
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        assert!(r.tokens.contains(&"pytest".to_string()), "{r:?}");
+        let fixed = "Round in `invoice_total`; the test stays as it is:\n\n```python\ndef invoice_total(items):\n    return round(sum(i.price for i in items), 2)\n```";
+        assert_eq!(run(task, fixed).cause, None);
+        // A pronoun keeps what the clause before it names.
+        let task = "`test_parse_date` is failing. Please only change `parse_date` in dateutils.py; the tests are the spec, don't touch them.";
+        let r = run(
+            task,
+            "```python\ndef test_parse_date():\n    assert parse_date('03/04/25') == date(25, 4, 3)\n```",
+        );
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        // Asked to fix the test itself: editing it is the job.
+        let task = "Fix the failing test, don't touch the implementation.";
+        assert_eq!(run(task, test_only).cause, None);
+    }
+
+    #[test]
+    fn react_the_verb_is_not_the_library() {
+        let r = run(
+            "In Vue 3 with the Composition API, how do I react when a prop changes?",
+            "Use a `useEffect` hook with the prop in the dependency array:\n\n```jsx\nimport { useEffect } from \"react\";\nfunction Chart({ dataset }) {\n  useEffect(() => redraw(dataset), [dataset]);\n}\n```",
+        );
+        assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+        let watch =
+            "Use `watch` on a getter: `watch(() => props.dataset, (next) => redraw(next))`.";
+        assert_eq!(
+            run("In Vue 3, how do I react when a prop changes?", watch).cause,
+            None
+        );
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub struct Limits {
     /// the requested change may touch it ("leave everything else as is").
     #[serde(default)]
     pub numbers_changed: u8,
+    /// The tests must stay as they are ("don't touch the test file").
+    #[serde(default)]
+    pub keep_tests: bool,
     /// Size and shape a count can check (words, items, lists, Markdown).
     #[serde(default, skip_serializing_if = "Form::is_empty")]
     pub form: Form,
@@ -414,6 +417,15 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         if change {
             r.kept(s, clause.start..h.first);
             r.kept(s, h.last..end);
+            // "The tests are the spec, don't touch them": a pronoun keeps
+            // what the clause before it names.
+            let pronoun = (h.last..end).any(|i| PRONOUNS.contains(&s.word(i)))
+                && (h.last..end)
+                    .all(|i| PRONOUNS.contains(&s.word(i)) || CHANGE_VERBS.matches_word(s.word(i)));
+            if pronoun && w.clause > 0 {
+                let before = s.clause_range(w.clause - 1);
+                mark_kept(s.span(before.start, before.end), &mut r.limits);
+            }
             push_new(&mut r.protected, stems);
         } else {
             push_new(&mut r.forbidden, stems);
@@ -599,14 +611,23 @@ const NAME_WORDS: &[&str] = &[
     "関数名",
 ];
 
-/// Sets `keep_numbers` / `keep_logic` / `keep_names` when a protected scope names them.
+const TEST_WORDS: &[&str] = &["test", "prueba", "тест", "测试", "テスト"];
+
+/// Object pronouns that stand for something named before.
+const PRONOUNS: &[&str] = &[
+    "it", "them", "those", "these", "that", "lo", "la", "los", "las", "le", "les", "ihn", "sie",
+    "es", "их", "его", "это",
+];
+
+/// Sets `keep_numbers` / `keep_logic` / `keep_names` / `keep_tests` when a
+/// protected scope names them.
 fn mark_kept(scope: &str, limits: &mut Limits) {
     // The three lists as (first char, prefix, which), sorted: a word is
     // compared with the few prefixes that start like it, not all 130.
     type Table = Vec<(char, &'static str, u8)>;
     static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        let mut t: Table = [NUMBER_WORDS, LOGIC_WORDS, NAME_WORDS]
+        let mut t: Table = [NUMBER_WORDS, LOGIC_WORDS, NAME_WORDS, TEST_WORDS]
             .iter()
             .enumerate()
             .flat_map(|(k, list)| {
@@ -617,7 +638,7 @@ fn mark_kept(scope: &str, limits: &mut Limits) {
         crate::sort::sort(&mut t);
         t
     });
-    let mut kinds = [false; 3];
+    let mut kinds = [false; 4];
     for w in scope.split(|c: char| !c.is_alphanumeric()) {
         let Some(c) = w.chars().next() else {
             continue;
@@ -641,6 +662,7 @@ fn mark_kept(scope: &str, limits: &mut Limits) {
     limits.keep_numbers |= kinds[0];
     limits.keep_logic |= kinds[1];
     limits.keep_names |= kinds[2];
+    limits.keep_tests |= kinds[3];
 }
 
 /// A response stem counts as a ruled-out one when equal, or the same word
