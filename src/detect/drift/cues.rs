@@ -646,6 +646,8 @@ pub static TRANSLATION: CueList = CueList::new(
         "traduc*",
         "traduz*",
         "tradui*",
+        "tradur*",
+        "tradott*",
         "übersetz*",
         "перевед*",
         "перевод*",

@@ -1792,6 +1792,18 @@ mod tests {
     }
 
     #[test]
+    fn an_italian_translation_request_names_its_target() {
+        let task = "Puoi tradurre in inglese questa frase? \"Il ristorante resterà chiuso per ferie dal 10 al 24 agosto.\"";
+        let english = "\"The restaurant will be closed for holidays from 10 to 24 August.\"";
+        assert_ne!(run(task, english).cause, Some(Cause::Language));
+        let r = run(
+            task,
+            "\"Das Restaurant bleibt vom 10. bis 24. August wegen Betriebsferien geschlossen.\"",
+        );
+        assert_eq!(r.cause, Some(Cause::Language), "{r:?}");
+    }
+
+    #[test]
     fn a_narrow_edit_answered_with_grown_code() {
         let task = "Make the button blue (#1677ff).\n\n```vue\n<template><button class=\"btn\">Send</button></template>\n<style scoped>.btn { background: #999; color: #fff; }</style>\n```";
         let edited = "```vue\n<template><button class=\"btn\">Send</button></template>\n<style scoped>.btn { background: #1677ff; color: #fff; }</style>\n```";
