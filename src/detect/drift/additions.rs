@@ -447,6 +447,28 @@ pub fn is_action_word(word: &str) -> bool {
         || CHANGE_VERBS.matches_word(word)
 }
 
+/// Whether two words differ by a typo's worth: at most two edits for words
+/// of five characters or more, one for shorter ones ("schedled",
+/// "scheduled"; "recu", "reçu").
+pub fn near_spelling(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let limit = if a.len().min(b.len()) >= 5 { 2 } else { 1 };
+    if a.len().abs_diff(b.len()) > limit || a.len() > 64 || b.len() > 64 {
+        return false;
+    }
+    // One row of the edit-distance table at a time.
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut row = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            row[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(row[j] + 1);
+        }
+        prev = row;
+    }
+    prev[b.len()] <= limit
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -462,5 +484,16 @@ mod tests {
             super::announcing_comments("# Already handles empty input\nx = 1", &new).is_empty()
         );
         assert!(super::announcing_comments("# Alsoft is a vendor\nx = 1", &new).is_empty());
+    }
+
+    #[test]
+    fn typos_are_near_other_words_are_not() {
+        use super::near_spelling;
+        assert!(near_spelling("schedled", "scheduled"));
+        assert!(near_spelling("recu", "reçu"));
+        assert!(near_spelling("actualisado", "actualizado"));
+        assert!(!near_spelling("cat", "dog"));
+        assert!(!near_spelling("informe", "conclusión"));
+        assert!(!near_spelling("sera", "serait"));
     }
 }

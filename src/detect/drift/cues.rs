@@ -4,7 +4,7 @@
 use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 40] = [
+pub static ALL: [&CueList; 41] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -45,6 +45,7 @@ pub static ALL: [&CueList; 40] = [
     &NO_FORMULAS,
     &ACTED,
     &DONE_BY_ME,
+    &PROOFREAD,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -1730,6 +1731,31 @@ pub static DONE_BY_ME: CueList = CueList::new(
         "я открыл*",
         "我已",
         "已为你",
+    ],
+);
+
+/// A request to correct the spelling, typos or grammar of a text: the
+/// answer gives that text back, corrected.
+pub static PROOFREAD: CueList = CueList::new(
+    40,
+    &[
+        "spelling",
+        "typo*",
+        "proofread*",
+        "grammar",
+        "rechtschreib*",
+        "tippfehler",
+        "ortografía",
+        "ortografia",
+        "orthographe",
+        "fautes",
+        "опечат*",
+        "орфограф*",
+        "错别字",
+        "拼写",
+        "誤字",
+        "脱字",
+        "refusi",
     ],
 );
 

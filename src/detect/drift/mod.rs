@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::scope::MAX_LISTED;
 use crate::text::stem_light::{self, Lang};
 use crate::text::{KeywordBag, is_cjk};
-use cues::{CLARIFY, KEEP_REST, ONE_SECTION, TARGET_CUES, TARGETS, THANKS, TRANSLATION};
+use cues::{CLARIFY, KEEP_REST, ONE_SECTION, PROOFREAD, TARGET_CUES, TARGETS, THANKS, TRANSLATION};
 pub use lang::language;
 use lang::language_of_scanned;
 pub use limits::CodeShape;
@@ -95,6 +95,9 @@ pub struct TaskFacts {
     /// It asks for one section of a document.
     #[serde(default)]
     pub one_section: bool,
+    /// It asks to correct a quoted text's spelling or grammar.
+    #[serde(default)]
+    pub proofread: bool,
     /// The everyday intents it is about (`intents`), as bits.
     #[serde(default)]
     pub intents: u32,
@@ -426,6 +429,8 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         edited_lines: narrow_edit(task),
         has_code: task.contains("```"),
         one_section: hits.any(&ONE_SECTION),
+        // Six quoted words at least: the text to give back corrected.
+        proofread: hits.any(&PROOFREAD) && s.words.iter().filter(|w| w.quoted).count() >= 6,
         confirms: confirms(&s),
         intents: if task.contains("```") {
             0
@@ -850,6 +855,38 @@ pub fn judge(
     if paid.len() >= 2 {
         let tokens = listed(&|s| paid.iter().any(|a| a == s));
         return report(Cause::Additions, tokens);
+    }
+    // A text to proofread, given back with words it never had.
+    if facts.proofread
+        && let Some(t) = task
+    {
+        let near = |surface: &str| {
+            t.iter()
+                .any(|(_, f, _)| f == surface || additions::near_spelling(f, surface))
+        };
+        // A quoted text is the one given back; words outside it explain
+        // the corrections.
+        let quoted: Vec<&str> = scanned
+            .words
+            .iter()
+            .filter(|w| w.quoted)
+            .map(|w| scanned.text_of(w))
+            .collect();
+        let given_back = if quoted.is_empty() {
+            None
+        } else {
+            Some(KeywordBag::from_text(&quoted.join(" ")))
+        };
+        let mut new: Vec<String> = Vec::new();
+        for (st, surface, _) in given_back.as_ref().unwrap_or(resp_bag).iter() {
+            if weight(st) >= 0.5 && !anchor.has_word(st, surface) && !near(surface) {
+                new.push(surface.to_string());
+            }
+        }
+        if new.len() >= 3 {
+            new.truncate(MAX_LISTED);
+            return report(Cause::Additions, new);
+        }
     }
     // One section asked for, others written around it.
     if facts.one_section {
@@ -1801,6 +1838,26 @@ mod tests {
             "\"Das Restaurant bleibt vom 10. bis 24. August wegen Betriebsferien geschlossen.\"",
         );
         assert_eq!(r.cause, Some(Cause::Language), "{r:?}");
+    }
+
+    #[test]
+    fn a_proofread_text_given_back_with_new_words() {
+        let task = "Corrige les fautes dans ce mail : « Bonjour, je vous envoie les document que vous m'avez demander. Cordialement »";
+        // Corrected, with the corrections explained outside the quotes.
+        let fixed = "Voici le mail corrigé : « Bonjour, je vous envoie les documents que vous m'avez demandés. Cordialement » — « documents » prend un s, et « demandés » s'accorde avec le complément placé avant l'auxiliaire.";
+        assert_eq!(run(task, fixed).cause, None);
+        let rewritten = "« Bonjour, veuillez trouver ci-joint l'ensemble des pièces justificatives sollicitées lors de notre entretien téléphonique. Cordialement »";
+        let r = run(task, rewritten);
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        // Without quotes, the whole answer is the text given back.
+        let task = "Revisa la ortografía de este párrafo: \"La reunion sera el martes a las diez. Porfavor traigan el informe actualisado.\"";
+        let plain =
+            "La reunión será el martes a las diez. Por favor, traigan el informe actualizado.";
+        assert_eq!(run(task, plain).cause, None);
+        let more = format!(
+            "{plain}\n\nConclusión: en esta reunión se revisarán los avances del trimestre y se asignarán responsables."
+        );
+        assert_eq!(run(task, &more).cause, Some(Cause::Additions));
     }
 
     #[test]
