@@ -244,6 +244,7 @@ pub static NEGATION: CueList = CueList::new(
         "without",
         "avoid",
         "no",
+        "not",
         "not use",
         "not add",
         "not include",

@@ -564,12 +564,14 @@ pub fn constructs_used(forbidden: &[String], response: &str) -> Vec<String> {
         .map(|b| format!("{}\n", b.to_lowercase()))
         .collect::<String>();
     let at_line_start = |m: &str| code.lines().any(|l| l.trim_start().starts_with(m));
+    // "IN (\n  SELECT" is "in ( select".
+    let flat = code.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut found = Vec::new();
     for (names, markers) in CONSTRUCTS {
         let ruled_out = names.iter().any(|n| named(forbidden, n));
         let used = markers.iter().find(|m| match m.strip_prefix('^') {
             Some(m) => at_line_start(m),
-            None => code.contains(*m),
+            None => code.contains(*m) || flat.contains(*m),
         });
         if ruled_out && let Some(m) = used {
             found.push(m.trim_start_matches('^').trim().to_string());
@@ -1011,6 +1013,9 @@ mod tests {
 
     #[test]
     fn ruled_out_constructs_seen_in_code() {
+        let nested =
+            "```sql\nSELECT id FROM users WHERE id IN (\n  SELECT user_id FROM logins\n);\n```";
+        assert_eq!(constructs_used(&["subqueri".into()], nested), ["( select"]);
         let sql = "```sql\nSELECT *, ROW_NUMBER() OVER (PARTITION BY c) AS rn FROM t\n```";
         assert_eq!(constructs_used(&["window".into()], sql), ["over ("]);
         assert!(constructs_used(&["loop".into()], sql).is_empty());

@@ -24,7 +24,7 @@ use super::cues::{
 use super::form::{self, Form};
 use super::scan::{Hit, Hits, Scanned};
 use super::stems_of;
-use super::words::{GENERIC, NEGATION_VERBS, low_weight};
+use super::words::{FAMILIES, GENERIC, NEGATION_VERBS, low_weight};
 use crate::text::KeywordBag;
 
 const MAX_STEMS: usize = 32;
@@ -356,6 +356,14 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         let Some(w) = s.words.get(h.first) else {
             continue;
         };
+        // A bare "not" rules out only a technology it opens a clause with:
+        // "as JSON, not YAML". "It's not working" and "to Las Vegas, not
+        // Los Angeles" rule out nothing.
+        if cue == "not"
+            && (s.clause_range(w.clause).start != h.first || !names_tech(s.word(h.last)))
+        {
+            continue;
+        }
         let question = asked.get(w.sentence as usize).copied().unwrap_or(false);
         // "non-stop", "no-code": a prefix of a compound, not a negation.
         let compound = s
@@ -612,6 +620,17 @@ const NAME_WORDS: &[&str] = &[
 ];
 
 const TEST_WORDS: &[&str] = &["test", "prueba", "тест", "测试", "テスト"];
+
+/// Whether a word names a member of a technology family ("yaml", "python").
+fn names_tech(word: &str) -> bool {
+    let stem = stems_of(word).into_iter().next().unwrap_or_default();
+    FAMILIES.iter().flat_map(|f| f.iter()).any(|member| {
+        member.iter().any(|m| {
+            let m = m.trim_start_matches('=');
+            m == word || m == stem
+        })
+    })
+}
 
 /// Object pronouns that stand for something named before.
 const PRONOUNS: &[&str] = &[
@@ -942,6 +961,27 @@ mod tests {
         // Verb-final: the object comes before the negation.
         let r = ruled("Перепиши этот цикл. Комментарии не добавляй.");
         assert!(r.limits.no_comments, "{r:?}");
+    }
+
+    #[test]
+    fn a_bare_not_rules_out_a_technology_only() {
+        let r = ruled("Export this config as JSON, not YAML: host localhost, port 8080.");
+        assert_eq!(r.forbidden, ["yaml"]);
+        assert!(breaks(
+            "Export this config as JSON, not YAML: host localhost, port 8080.",
+            "Here it is in YAML, easier to read:\n\n```yaml\nhost: localhost\nport: 8080\n```"
+        ));
+        // A correction of fact, and a statement.
+        assert!(
+            ruled("I'm flying to Las Vegas, not Los Angeles.")
+                .forbidden
+                .is_empty()
+        );
+        assert!(
+            ruled("The export is not working with YAML.")
+                .forbidden
+                .is_empty()
+        );
     }
 
     #[test]

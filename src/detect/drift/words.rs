@@ -609,6 +609,7 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
     ],
     &[&["vercel"], &["netlifi"], &["heroku"]],
     &[&["axio"], &["fetch"]],
+    &[&["json"], &["yaml", "yml"], &["toml"], &["xml"]],
     &[&["cron", "crontab"], &["systemd", "systemctl"]],
     &[&["pytorch", "torch"], &["tensorflow", "kera"], &["jax"]],
     &[
@@ -1020,4 +1021,8 @@ pub(super) const FENCE_TAGS: &[(&str, &str)] = &[
     ("powershell", "powershel"),
     ("ps1", "powershel"),
     ("dockerfile", "docker"),
+    ("yaml", "yaml"),
+    ("yml", "yaml"),
+    ("toml", "toml"),
+    ("xml", "xml"),
 ];
