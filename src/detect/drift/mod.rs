@@ -775,7 +775,7 @@ pub fn judge(
         // A ruled-out technology the answer's code uses: a ```js block after
         // "no JavaScript", SQLAlchemy after "no ORM". Prose may name it to
         // say it was avoided.
-        let used = if response.contains("```") {
+        let used = if !facts.forbidden.is_empty() && response.contains("```") {
             let code: String = limits::fences(response)
                 .flat_map(|(tag, body)| ["```", tag, "\n", body, "\n"])
                 .collect();
