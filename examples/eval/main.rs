@@ -81,6 +81,10 @@ fn main() {
             blind("drift-blind2.jsonl", "second blind set"),
         ),
         (
+            "drift-blind3.jsonl",
+            blind("drift-blind3.jsonl", "third blind set"),
+        ),
+        (
             "tools.jsonl",
             load::<tools::Case>("tools.jsonl").map(|c| tools::evaluate(&c)),
         ),
