@@ -357,6 +357,11 @@ fn foreign_future_and_tampered_snapshots_are_refused() {
             "session.facts",
         ),
         (
+            tamper(|v| v["session"]["facts"]["figures"] = json!(vec!["8080"; 40])),
+            ErrorKind::Range,
+            "session.facts",
+        ),
+        (
             tamper(|v| v["session"]["facts"]["editedLines"] = json!(vec![7u32; 500])),
             ErrorKind::Range,
             "session.facts",

@@ -75,6 +75,11 @@ fn main() {
             load::<drift::Case>("drift-extra4.jsonl")
                 .map(|c| drift::evaluate("Scope drift, fifth development set", &c)),
         ),
+        (
+            "drift-extra5.jsonl",
+            load::<drift::Case>("drift-extra5.jsonl")
+                .map(|c| drift::evaluate("Scope drift, sixth development set", &c)),
+        ),
         ("drift-blind.jsonl", blind("drift-blind.jsonl", "blind set")),
         (
             "drift-blind2.jsonl",

@@ -7,7 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::stem_en::stem_into;
 use super::stopwords::{is_stop_word, is_stop_word_hashed, is_tech_term};
 use super::table::{StrTable, key_hash};
-use super::tokenize::{TokenKind, for_each_token};
+use super::tokenize::{Token, TokenKind, for_each_token};
 
 /// Distinct keywords kept per bag; later new words are not added.
 pub const MAX_KEYWORDS: usize = 256;
@@ -64,6 +64,40 @@ fn push(arena: &mut String, s: &str) -> Span {
 /// Marks a surface form in the cache as "not a keyword" (a stop word).
 const REJECTED: u32 = u32::MAX;
 
+/// Whether a token can be a keyword, and if so whether the English stemmer
+/// applies to it. Numbers never are; short words only when tech terms.
+fn candidate(t: &Token<'_>) -> Option<bool> {
+    match t.kind {
+        TokenKind::Number => None,
+        TokenKind::Cjk => Some(false),
+        TokenKind::Word => {
+            let short = if t.ascii_alpha {
+                t.text.len() < 3
+            } else {
+                t.text.chars().nth(2).is_none()
+            };
+            (t.text.len() <= MAX_KEYWORD_BYTES && (!short || is_tech_term(t.text)))
+                .then_some(t.ascii_alpha)
+        }
+    }
+}
+
+/// A candidate's stem (`surface` hashed to `hs`), or "" for a stop word.
+fn keyword_stem<'a>(surface: &'a str, hs: u32, stemmable: bool, buf: &'a mut String) -> &'a str {
+    if is_stop_word_hashed(surface, hs) {
+        ""
+    } else if stemmable {
+        stem_into(surface, buf);
+        if buf.len() < 2 || is_stop_word(buf) {
+            ""
+        } else {
+            buf
+        }
+    } else {
+        surface
+    }
+}
+
 impl KeywordBag {
     /// Extracts the keywords of `text`.
     pub fn from_text(text: &str) -> Self {
@@ -83,22 +117,31 @@ impl KeywordBag {
             by_surface: StrTable::with_capacity(guess * 2),
         };
         let Scratch { token, stem } = scratch;
-        for_each_token(text, token, |t| match t.kind {
-            TokenKind::Number => {}
-            TokenKind::Cjk => bag.add(t.text, false, stem),
-            TokenKind::Word => {
-                // Short words are never stop-listed topics, except tech terms.
-                let short = if t.ascii_alpha {
-                    t.text.len() < 3
-                } else {
-                    t.text.chars().nth(2).is_none()
-                };
-                if t.text.len() <= MAX_KEYWORD_BYTES && (!short || is_tech_term(t.text)) {
-                    bag.add(t.text, t.ascii_alpha, stem);
-                }
+        for_each_token(text, token, |t| {
+            if let Some(stemmable) = candidate(&t) {
+                bag.add(t.text, stemmable, stem);
             }
         });
         bag
+    }
+
+    /// The stem of the first keyword of `text`, as a bag of it would list
+    /// first, without building the bag (callers ask this of single words).
+    pub fn first_stem(text: &str) -> Option<String> {
+        let (mut token, mut buf) = (String::new(), String::new());
+        let mut first = None;
+        for_each_token(text, &mut token, |t| {
+            if first.is_some() {
+                return;
+            }
+            if let Some(stemmable) = candidate(&t) {
+                let stem = keyword_stem(t.text, key_hash(t.text), stemmable, &mut buf);
+                if !stem.is_empty() {
+                    first = Some(stem.to_string());
+                }
+            }
+        });
+        first
     }
 
     fn add(&mut self, surface: &str, stemmable: bool, stem_buf: &mut String) {
@@ -115,18 +158,7 @@ impl KeywordBag {
             }
             return;
         }
-        let stem: &str = if is_stop_word_hashed(surface, hs) {
-            ""
-        } else if stemmable {
-            stem_into(surface, stem_buf);
-            if stem_buf.len() < 2 || is_stop_word(stem_buf) {
-                ""
-            } else {
-                stem_buf
-            }
-        } else {
-            surface
-        };
+        let stem = keyword_stem(surface, hs, stemmable, stem_buf);
         let cache = self.surfaces.len() < MAX_SURFACES;
         if stem.is_empty() {
             if cache {
@@ -204,9 +236,15 @@ impl KeywordBag {
     }
 
     pub fn contains_stem(&self, stem: &str) -> bool {
+        self.contains_stem_hashed(stem, key_hash(stem))
+    }
+
+    /// `contains_stem` for a caller that asks several bags: `h` is the
+    /// stem's `text::table::key_hash`, computed once.
+    pub fn contains_stem_hashed(&self, stem: &str, h: u32) -> bool {
         let (arena, entries) = (&self.arena, &self.entries);
         self.by_stem
-            .find(key_hash(stem), stem, |i| {
+            .find(h, stem, |i| {
                 entries.get(i as usize).map_or("", |e| slice(arena, e.stem))
             })
             .is_some()
@@ -283,6 +321,33 @@ impl<'de> Deserialize<'de> for KeywordBag {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_stem_is_what_the_bag_lists_first() {
+        for text in [
+            "logging",
+            "The retries",
+            "a b DB",
+            "  42 is Refactoring",
+            "don't",
+            "the of and",
+            "",
+            "数据库连接",
+            "Überprüfung der Daten",
+            "fetch_many(ids)",
+            "`UTC_TIMESTAMP()`",
+            "ui",
+        ] {
+            let bag = KeywordBag::from_text(text);
+            assert_eq!(
+                KeywordBag::first_stem(text).as_deref(),
+                bag.iter().next().map(|(s, _, _)| s),
+                "{text:?}"
+            );
+        }
+        assert_eq!(KeywordBag::first_stem("Logging").as_deref(), Some("log"));
+        assert_eq!(KeywordBag::first_stem("the of"), None);
+    }
 
     fn stems(text: &str) -> Vec<String> {
         KeywordBag::from_text(text)

@@ -6,7 +6,7 @@ mod redact;
 pub mod stem_en;
 pub mod stem_light;
 mod stopwords;
-mod table;
+pub(crate) mod table;
 mod tokenize;
 mod topic;
 

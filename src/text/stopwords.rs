@@ -333,8 +333,14 @@ pub fn is_stop_word_hashed(word: &str, h: u32) -> bool {
         .is_some()
 }
 
+/// Every tech term is two ASCII bytes, so this compares two bytes, not strings.
 pub fn is_tech_term(word: &str) -> bool {
-    TECH_TERMS.binary_search(&word).is_ok()
+    let &[a, b] = word.as_bytes() else {
+        return false;
+    };
+    TECH_TERMS
+        .iter()
+        .any(|t| matches!(t.as_bytes(), &[x, y] if x == a && y == b))
 }
 
 #[cfg(test)]
@@ -350,6 +356,10 @@ mod tests {
         assert!(
             TECH_TERMS.windows(2).all(|w| w[0] < w[1]),
             "TECH_TERMS not sorted"
+        );
+        assert!(
+            TECH_TERMS.iter().all(|t| t.len() == 2),
+            "is_tech_term compares two bytes"
         );
     }
 

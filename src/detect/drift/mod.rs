@@ -110,6 +110,10 @@ pub struct TaskFacts {
     /// change it then reports was asked for.
     #[serde(default)]
     pub confirms: bool,
+    /// Its figures of three digits or more ("port 8080", "order 55213"):
+    /// an answer that repeats one is about the same thing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<String>,
     /// Keys of its code's lines (`additions::line_key`) when it asks a narrow
     /// edit of that code: a short instruction naming the new value
     /// ("#1677ff", "TZ=Europe/Moscow").
@@ -129,6 +133,7 @@ impl TaskFacts {
             &self.verbatim,
             &self.names,
             &self.signatures,
+            &self.figures,
         ]
         .iter()
         .all(|list| list.len() <= MAX_FACTS && list.iter().all(|s| s.len() <= MAX_FACT_BYTES))
@@ -242,7 +247,11 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         (Vec::new(), Vec::new())
     };
     let (names, signatures) = (fit(names), fit(signatures));
+    let mut figures = limits::digit_runs(task);
+    figures.retain(|f| f.len() >= 3);
+    figures.dedup();
     TaskFacts {
+        figures: fit(figures),
         edited_lines: narrow_edit(task),
         has_code: task.contains("```"),
         one_section: hits.any(&ONE_SECTION),
@@ -487,7 +496,8 @@ impl<'a> Anchors<'a> {
     }
 
     fn has_as(&self, stem: &str, synonyms: bool) -> bool {
-        if self.bags.iter().any(|b| b.contains_stem(stem))
+        let h = crate::text::table::key_hash(stem);
+        if self.bags.iter().any(|b| b.contains_stem_hashed(stem, h))
             || self.glossary.iter().any(|g| g == stem)
         {
             return true;
@@ -610,7 +620,7 @@ pub fn judge(
             }
             return report(Cause::Forbidden, tokens);
         }
-        let known = |name: &str| stems_of(name).first().is_some_and(|st| anchor.has(st));
+        let known = |name: &str| first_stem(name).is_some_and(|st| anchor.has(&st));
         if let Some(tokens) = limits_broken(facts, response, &known) {
             return report(Cause::Forbidden, tokens);
         }
@@ -727,7 +737,7 @@ pub fn judge(
             })
             .flat_map(|l| [l, "\n"])
             .collect();
-        let known = |w: &str| anchor.has(w) || stems_of(w).first().is_some_and(|st| anchor.has(st));
+        let known = |w: &str| anchor.has(w) || first_stem(w).is_some_and(|st| anchor.has(&st));
         let concerns = additions::concerns(&code, &known);
         if !concerns.is_empty() {
             return report(Cause::Additions, concerns);
@@ -773,6 +783,10 @@ pub fn judge(
     });
     // A reply to thanks, a short reply, a question back, or the answer to
     // "yes, go ahead" (it carries out what the assistant itself proposed).
+    // A figure of the request repeated ("port 8080") ties the answer to it
+    // as a shared word does. (A shared framework does not: "useEffect" for
+    // a React question on passing data up answers another question.)
+    let covered = covered + usize::from(shares_figure(&facts.figures, response));
     let reply_only = facts.closing || facts.confirms || short_reply(&scanned) || asks_back;
     let quiet_reply = reply_only || task_content == 0;
     // Four words are too few to weigh: "Scadenza, oppure termine ultimo."
@@ -799,7 +813,7 @@ pub fn judge(
     if !reply_only && facts.intents != 0 && !response.contains("```") {
         // Intents earlier turns or tools brought up are the conversation's.
         let fresh = |w: &str| {
-            w.chars().any(is_cjk) || stems_of(w).first().is_none_or(|st| !anchor.has_word(st, w))
+            w.chars().any(is_cjk) || first_stem(w).is_none_or(|st| !anchor.has_word(&st, w))
         };
         let (bits, hits) = intents::of(&scanned, &fresh);
         if bits & facts.intents == 0 && hits >= 2 {
@@ -1014,6 +1028,16 @@ fn listing_rank(surface: &str) -> u8 {
     }
 }
 
+/// Whether `text` has one of `figures` as a whole digit run.
+fn shares_figure(figures: &[String], text: &str) -> bool {
+    !figures.is_empty() && limits::digit_runs(text).iter().any(|r| figures.contains(r))
+}
+
+/// The stem of a text's first keyword: `stems_of(text).first()` without the bag.
+fn first_stem(text: &str) -> Option<String> {
+    KeywordBag::first_stem(text)
+}
+
 /// The keyword stems of a text, in order of first appearance.
 fn stems_of(text: &str) -> Vec<String> {
     KeywordBag::from_text(text)
@@ -1085,6 +1109,24 @@ mod tests {
             None
         );
         assert_eq!(run("Rename tmp to buffer.", "Done.").cause, None);
+    }
+
+    #[test]
+    fn a_figure_of_the_request_repeated_is_not_off_topic() {
+        let task = "On Linux, how can I tell what's sitting on port 8080?";
+        let answer = |n: &str| {
+            format!(
+                "`sudo ss -ltnp 'sport = :{n}'` shows the listening socket along with the PID \
+                 and program name that owns it. If you prefer, `sudo lsof -i :{n}` gives the \
+                 same owner information."
+            )
+        };
+        assert_eq!(run(task, &answer("8080")).cause, None);
+        // The same answer about another figure shares nothing with the request.
+        assert_eq!(run(task, &answer("5432")).cause, Some(Cause::OffTopic));
+        let facts = task_facts(task, &KeywordBag::from_text(task));
+        assert_eq!(facts.figures, ["8080"]);
+        assert!(facts.is_bounded());
     }
 
     #[test]

@@ -23,8 +23,8 @@ use super::cues::{
 };
 use super::form::{self, Form};
 use super::scan::{Hit, Hits, Scanned};
-use super::stems_of;
 use super::words::{FAMILIES, GENERIC, NEGATION_VERBS, low_weight};
+use super::{first_stem, stems_of};
 use crate::text::KeywordBag;
 
 const MAX_STEMS: usize = 32;
@@ -623,7 +623,7 @@ const TEST_WORDS: &[&str] = &["test", "prueba", "тест", "测试", "テスト
 
 /// Whether a word names a member of a technology family ("yaml", "python").
 fn names_tech(word: &str) -> bool {
-    let stem = stems_of(word).into_iter().next().unwrap_or_default();
+    let stem = first_stem(word).unwrap_or_default();
     FAMILIES.iter().flat_map(|f| f.iter()).any(|member| {
         member.iter().any(|m| {
             let m = m.trim_start_matches('=');
