@@ -367,6 +367,11 @@ fn foreign_future_and_tampered_snapshots_are_refused() {
             "session.facts",
         ),
         (
+            tamper(|v| v["session"]["facts"]["sides"] = json!([9_999])),
+            ErrorKind::Range,
+            "session.facts",
+        ),
+        (
             tamper(|v| v["session"]["facts"]["ops"] = json!([60_000])),
             ErrorKind::Range,
             "session.facts",

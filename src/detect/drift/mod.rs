@@ -25,6 +25,7 @@ mod limits;
 mod negation;
 mod opener;
 mod operations;
+mod opposites;
 mod scan;
 mod tech;
 mod words;
@@ -110,6 +111,10 @@ pub struct TaskFacts {
     /// change it then reports was asked for.
     #[serde(default)]
     pub confirms: bool,
+    /// The operations it names without their opposite (`opposites`), as
+    /// sorted ids: export but not import.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<u16>,
     /// Its figures of three digits or more ("port 8080", "order 55213"):
     /// an answer that repeats one is about the same thing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -140,6 +145,7 @@ impl TaskFacts {
             && self.lang.len() <= MAX_FACT_BYTES
             && self.edited_lines.len() <= MAX_EDITED_LINES
             && operations::valid(&self.ops)
+            && opposites::valid(&self.sides)
     }
 }
 
@@ -264,6 +270,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
             intents::of(&s, &|_| true).0 & !intents::ANSWER_ONLY
         },
         ops: operations::of(&s),
+        sides: opposites::asked(&s),
         forbidden,
         protected,
         numbers,
@@ -822,6 +829,12 @@ pub fn judge(
             return report(Cause::OffTopic, tokens);
         }
     }
+    // The opposite of what was asked and never the asked side: writing a
+    // CSV for "how do I read one?".
+    if !reply_only && let Some(mut tokens) = opposites::reversed(&scanned, &facts.sides) {
+        tokens.truncate(MAX_LISTED);
+        return report(Cause::OffTopic, tokens);
+    }
     // Other operations and none of the question's: amending the author for
     // "how do I squash commits?", join types for "UNION or UNION ALL?".
     if !reply_only && !facts.ops.is_empty() {
@@ -1127,6 +1140,20 @@ mod tests {
         let facts = task_facts(task, &KeywordBag::from_text(task));
         assert_eq!(facts.figures, ["8080"]);
         assert!(facts.is_bounded());
+    }
+
+    #[test]
+    fn the_opposite_operation_answers_another_question() {
+        let task = "How do I read a CSV file that uses semicolons in pandas?";
+        let write = "Use `to_csv` with the `sep` argument:\n\n```python\n\
+                     df.to_csv(\"out.csv\", sep=\";\", index=False)\n```\n\n\
+                     `index=False` stops pandas from writing the row index.";
+        let r = run(task, write);
+        assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
+        assert!(r.tokens.iter().any(|t| t == "to_csv"), "{r:?}");
+        let read = "Use `read_csv` with the `sep` argument: `pd.read_csv(\"in.csv\", sep=\";\")`. \
+                    Writing it back later works the same way with `to_csv`.";
+        assert_eq!(run(task, read).cause, None);
     }
 
     #[test]
