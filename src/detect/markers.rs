@@ -98,6 +98,9 @@ type Entry = (Kind, &'static str, &'static str);
 
 struct Index {
     by_key: HashMap<String, Vec<Entry>, FastBuild>,
+    /// Some CJK phrase starts with an ASCII character; if none does (the
+    /// usual case), ASCII characters need no lookup by character.
+    ascii_cjk_key: bool,
 }
 
 fn build(packs: &'static [Pack]) -> Index {
@@ -116,7 +119,17 @@ fn build(packs: &'static [Pack]) -> Index {
             }
         }
     }
-    Index { by_key }
+    let ascii_cjk_key = packs.iter().any(|p| {
+        !spaced(p.lang)
+            && [p.exclude, p.pushback, p.preference]
+                .iter()
+                .flat_map(|l| l.iter())
+                .any(|phrase| phrase.starts_with(|c: char| c.is_ascii()))
+    });
+    Index {
+        by_key,
+        ascii_cjk_key,
+    }
 }
 
 fn index() -> &'static Index {
@@ -133,12 +146,20 @@ fn find_all(idx: &Index, t: &str) -> Vec<Hit> {
     for (i, c) in t.char_indices() {
         let word_start = is_word(c) && !prev_word;
         prev_word = is_word(c);
+        let by_char = idx.ascii_cjk_key || !c.is_ascii();
+        if !word_start && !by_char {
+            continue;
+        }
         let rest = t.get(i..).unwrap_or("");
-        let word = rest
-            .get(..rest.find(|x: char| !is_word(x)).unwrap_or(rest.len()))
-            .unwrap_or("");
+        // The word is measured only where a word starts.
+        let word = if word_start {
+            rest.get(..rest.find(|x: char| !is_word(x)).unwrap_or(rest.len()))
+                .unwrap_or("")
+        } else {
+            ""
+        };
         let ch = rest.get(..c.len_utf8()).unwrap_or("");
-        let lookups = [(word_start, word, true), (true, ch, false)];
+        let lookups = [(word_start, word, true), (by_char, ch, false)];
         for (active, key, want_spaced) in lookups {
             let Some(entries) = idx.by_key.get(key).filter(|_| active) else {
                 continue;
@@ -264,6 +285,21 @@ mod tests {
         assert!(pushes("没错了，就是这样").is_empty());
         assert!(pushes("这样对不对").is_empty());
         assert_eq!(pushes("不对，重新来"), ["不对"]);
+    }
+
+    #[test]
+    fn a_cjk_phrase_may_start_with_an_ascii_character() {
+        static PACKS: &[Pack] = &[Pack {
+            lang: "zh",
+            pushback: &["bug还在"],
+            preference: &[],
+            exclude: &[],
+        }];
+        let idx = build(PACKS);
+        assert!(idx.ascii_cjk_key);
+        let hits = analyze_with(&idx, "这个bug还在");
+        assert_eq!(hits.pushback.len(), 1);
+        assert!(!build(TEST_PACKS).ascii_cjk_key);
     }
 
     #[test]

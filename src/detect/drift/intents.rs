@@ -229,7 +229,7 @@ static LEXICON: Lexicon = Lexicon::new(INTENTS);
 /// conversation).
 pub fn of(s: &Scanned, fresh: &dyn Fn(&str) -> bool) -> (u32, u32) {
     let (mut bits, mut hits) = (0u32, 0u32);
-    LEXICON.found(s, false, |i, w, _| {
+    LEXICON.found(s, false, &mut |i, w, _| {
         bits |= 1 << i;
         hits += u32::from(fresh(w));
     });
@@ -239,7 +239,7 @@ pub fn of(s: &Scanned, fresh: &dyn Fn(&str) -> bool) -> (u32, u32) {
 /// The words of a text that name an intent of `bits`, for a warning to list.
 pub fn words(s: &Scanned, bits: u32) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    LEXICON.found(s, false, |i, w, _| {
+    LEXICON.found(s, false, &mut |i, w, _| {
         if bits & 1 << i != 0 && out.len() < 8 && !out.iter().any(|o| o == w) {
             out.push(w.to_string());
         }

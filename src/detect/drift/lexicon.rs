@@ -5,11 +5,17 @@
 use std::sync::OnceLock;
 
 use super::scan::Scanned;
+use super::words::WordTable;
 use crate::text::is_cjk;
 
 /// Latin and Cyrillic terms as (first three characters, term, whole word
-/// only, weak, concept), sorted by the first.
-type Table = Vec<(&'static str, &'static str, bool, bool, usize)>;
+/// only, weak, concept), sorted by the first; and each first three
+/// characters' run of entries, as `start << 32 | end`, so a word costs one
+/// hash lookup rather than a binary search of string comparisons.
+type Table = (
+    Vec<(&'static str, &'static str, bool, bool, usize)>,
+    WordTable,
+);
 
 /// Concepts, each a list of terms: word prefixes (Latin and Cyrillic), whole
 /// words (`=`), or terms found in the text (CJK, or with a hyphen). A weak
@@ -58,7 +64,7 @@ impl Lexicon {
 
     fn table(&self) -> &Table {
         self.table.get_or_init(|| {
-            let mut t: Table = Vec::new();
+            let mut t = Vec::new();
             for (i, terms) in self.concepts.iter().enumerate() {
                 for term in terms.iter().filter(|t| !is_text_term(t)) {
                     let (body, whole, weak) = parse(term);
@@ -66,19 +72,29 @@ impl Lexicon {
                 }
             }
             crate::sort::sort(&mut t);
-            t
+            let mut runs = WordTable::default();
+            for (i, e) in t.iter().enumerate() {
+                let run = runs.entry(e.0).or_insert((i as u64) << 32);
+                *run = (*run & !0xffff_ffff) | (i as u64 + 1);
+            }
+            (t, runs)
         })
     }
 
     /// Every term of a text, as (concept, the word or term found, weak);
-    /// words in code count only when `code` is set.
-    pub fn found(&self, s: &Scanned, code: bool, mut f: impl FnMut(usize, &str, bool)) {
-        let t = self.table();
+    /// words in code count only when `code` is set. One body for every
+    /// caller (`dyn`): a copy per closure cost kilobytes of wasm.
+    pub fn found(&self, s: &Scanned, code: bool, f: &mut dyn FnMut(usize, &str, bool)) {
+        let (t, runs) = self.table();
         for w in s.words.iter().filter(|w| code || !w.code) {
             let word = s.text_of(w);
-            let k = key(word);
-            let from = t.partition_point(|e| e.0 < k);
-            for (_, term, whole, weak, i) in t[from..].iter().take_while(|e| e.0 == k) {
+            let Some(&run) = runs.get(key(word)) else {
+                continue;
+            };
+            let entries = t
+                .get((run >> 32) as usize..(run & 0xffff_ffff) as usize)
+                .unwrap_or(&[]);
+            for (_, term, whole, weak, i) in entries {
                 if (*whole && word == *term) || (!*whole && word.starts_with(term)) {
                     f(*i, word, *weak);
                 }

@@ -498,7 +498,7 @@ pub const MAX_OPS: usize = 16;
 /// The operations a text names, sorted, with code included.
 pub fn of(s: &Scanned) -> Vec<u16> {
     let mut ops: Vec<u16> = Vec::new();
-    LEXICON.found(s, true, |i, _, _| {
+    LEXICON.found(s, true, &mut |i, _, _| {
         let i = u16::try_from(i).unwrap_or(u16::MAX);
         if let Err(at) = ops.binary_search(&i)
             && ops.len() < MAX_OPS
@@ -513,7 +513,7 @@ pub fn of(s: &Scanned) -> Vec<u16> {
 /// them, and whether it names any of `asked` at all.
 pub fn other(s: &Scanned, asked: &[u16]) -> (u32, bool) {
     let (mut hits, mut named) = (0u32, false);
-    LEXICON.found(s, true, |i, _, weak| {
+    LEXICON.found(s, true, &mut |i, _, weak| {
         let i = u16::try_from(i).unwrap_or(u16::MAX);
         if asked.contains(&i) {
             named = true;
@@ -528,7 +528,7 @@ pub fn other(s: &Scanned, asked: &[u16]) -> (u32, bool) {
 /// terms only).
 pub fn words(s: &Scanned, asked: &[u16]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    LEXICON.found(s, true, |i, w, weak| {
+    LEXICON.found(s, true, &mut |i, w, weak| {
         let i = u16::try_from(i).unwrap_or(u16::MAX);
         if !weak && !asked.contains(&i) && out.len() < 8 && !out.iter().any(|o| o == w) {
             out.push(w.to_string());

@@ -216,7 +216,7 @@ fn partner(i: usize) -> usize {
 /// The operations a request names without their opposite, sorted.
 pub fn asked(s: &Scanned) -> Vec<u16> {
     let mut named = [false; 64];
-    LEXICON.found(s, true, |i, _, _| {
+    LEXICON.found(s, true, &mut |i, _, _| {
         if let Some(n) = named.get_mut(i) {
             *n = true;
         }
@@ -238,7 +238,7 @@ pub fn reversed(s: &Scanned, asked: &[u16]) -> Option<Vec<String>> {
     let opposite = |i: usize| asked.iter().any(|&a| partner(usize::from(a)) == i);
     let (mut named, mut hits, mut in_prose) = (false, 0u32, false);
     let mut words: Vec<String> = Vec::new();
-    LEXICON.found(s, true, |i, w, _| {
+    LEXICON.found(s, true, &mut |i, w, _| {
         if asked.iter().any(|&a| usize::from(a) == i) {
             named = true;
         } else if opposite(i) {
@@ -251,7 +251,7 @@ pub fn reversed(s: &Scanned, asked: &[u16]) -> Option<Vec<String>> {
     if named || hits < 2 {
         return None;
     }
-    LEXICON.found(s, false, |i, _, _| in_prose |= opposite(i));
+    LEXICON.found(s, false, &mut |i, _, _| in_prose |= opposite(i));
     in_prose.then_some(words)
 }
 
@@ -279,7 +279,7 @@ mod tests {
                 // "read_" starts identifiers such as `read_csv`.
                 let text = format!("{body}{}", if body.ends_with('_') { "csv" } else { "" });
                 let mut found = false;
-                LEXICON.found(&Scanned::new(&text), true, |c, _, _| found |= c == i);
+                LEXICON.found(&Scanned::new(&text), true, &mut |c, _, _| found |= c == i);
                 assert!(found, "{term} does not find itself");
             }
         }

@@ -550,13 +550,12 @@ fn matches_at(phrase: &str, s: &Scanned, at: usize) -> Option<usize> {
         Some(b) => (b, true),
         None => (phrase, false),
     };
-    let n = cue_words(body).count();
-    for (k, w) in cue_words(body).enumerate() {
-        if at + k >= s.words.len() {
-            return None;
-        }
-        let got = s.word(at + k);
-        let ok = if prefix && k + 1 == n {
+    // One pass over the phrase's words: splitting it is the cost here.
+    let mut words = cue_words(body).peekable();
+    let mut k = 0;
+    while let Some(w) = words.next() {
+        let got = s.words.get(at + k).map(|x| s.text_of(x))?;
+        let ok = if prefix && words.peek().is_none() {
             got.starts_with(w)
         } else {
             got == w
@@ -564,8 +563,9 @@ fn matches_at(phrase: &str, s: &Scanned, at: usize) -> Option<usize> {
         if !ok {
             return None;
         }
+        k += 1;
     }
-    Some(at + n)
+    Some(at + k)
 }
 
 #[cfg(test)]
