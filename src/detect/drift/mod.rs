@@ -809,7 +809,9 @@ pub fn judge(
     }
     // An opening goal clause anchored nowhere, in an answer that repeats
     // little of the request: the answer to another question.
-    if !quiet_reply && let Some(goal) = other_goal(&scanned, &anchor, task, resp_bag) {
+    // (A Chinese or Japanese request has content in its bigrams, which
+    // weigh under the score's content bar: `other_goal` counts them.)
+    if !reply_only && let Some(goal) = other_goal(&scanned, &anchor, task, resp_bag) {
         let mut tokens = listed(&|st| goal.iter().any(|g| g == st));
         tokens.extend(listed(&|st| !goal.iter().any(|g| g == st)));
         tokens.truncate(MAX_LISTED);
@@ -982,7 +984,7 @@ fn other_goal(
     resp_bag: &KeywordBag,
 ) -> Option<Vec<String>> {
     // CJK bigrams count here: a Chinese or Japanese goal has no other words.
-    let content = |st: &str| weight(st) >= 0.4;
+    let content = |st: &str| weight(st) >= 0.4 && !opener::CJK_FILLER.contains(&st);
     let range = opener::goal(s)?;
     let goal = KeywordBag::from_text(s.span(range.start, range.end));
     // Names the request also uses ("Junior Data Analyst", "WordPress") are
@@ -991,11 +993,24 @@ fn other_goal(
         .filter(|&i| s.words.get(i).is_some_and(|w| w.initial))
         .map(|i| s.word(i))
         .collect();
+    // Bigrams straddling a held Chinese word ("道快", "递到" around "快递")
+    // are segmentation, not new words: they count neither way.
+    let held_bigrams: Vec<(char, char)> = goal
+        .iter()
+        .filter(|(st, surface, _)| anchor.has_same_word(st, surface))
+        .filter_map(|(st, _, _)| cjk_pair(st))
+        .collect();
+    let straddles = |st: &str| {
+        cjk_pair(st).is_some_and(|(a, b)| held_bigrams.iter().any(|&(x, y)| y == a || x == b))
+    };
     let (mut n, mut held, mut lead_held) = (0, 0, None);
     for (stem, surface, _) in goal.iter().filter(|(st, _, _)| content(st)) {
         // Synonym groups are broad ("CSS" holds "center" and "div"): a goal
         // is held by its own words only.
         let h = anchor.has_same_word(stem, surface);
+        if !h && straddles(stem) {
+            continue;
+        }
         if h && names.contains(&surface) {
             continue;
         }
@@ -1019,6 +1034,13 @@ fn other_goal(
     }
     (rest > 0 && covered * 10 <= rest * 3)
         .then(|| goal.iter().map(|(st, _, _)| st.to_string()).collect())
+}
+
+/// The two characters of a CJK bigram stem.
+fn cjk_pair(stem: &str) -> Option<(char, char)> {
+    let mut chars = stem.chars();
+    let (a, b) = (chars.next()?, chars.next()?);
+    (chars.next().is_none() && is_cjk(a) && is_cjk(b)).then_some((a, b))
 }
 
 fn light_stem(lang: Lang, word: &str) -> String {
@@ -1853,6 +1875,18 @@ mod tests {
         let r = run(
             task,
             "To get a replacement for the cracked protector, reply with a photo and your order number and we'll ship a new one today.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+        // A request in Chinese only: its content is all bigrams.
+        let task = "我的快递怎么还没到？";
+        let r = run(
+            task,
+            "如果你想修改收货地址，可以在订单详情页点击“修改地址”，发货前都可以免费修改。",
+        );
+        assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
+        let r = run(
+            task,
+            "如果你想知道快递到哪了，可以在订单详情页查看物流信息，一般三天内送到。",
         );
         assert_eq!(r.cause, None, "{r:?}");
     }

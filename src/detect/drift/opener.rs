@@ -32,6 +32,16 @@ const OPENERS: &[&[&str]] = &[
     &["чтобы"],
     &["要"],
     &["想", "要"],
+    &["想"],
+    &["如", "果", "你", "想"],
+    &["如", "果", "您", "想"],
+];
+
+/// Chinese and Japanese bigrams that say how, not what ("知道" in
+/// "如果你想知道…", "if you want to know …"): no goal is made of them.
+pub const CJK_FILLER: &[&str] = &[
+    "知道", "了解", "到哪", "哪了", "哪里", "哪儿", "什么", "怎么", "怎样", "如何", "可以", "一下",
+    "的话", "是否", "能否", "需要", "多少", "たい", "する", "には", "ので",
 ];
 
 /// The words of the goal clause, after its opener, as a word range.
@@ -52,11 +62,17 @@ pub fn goal(s: &Scanned) -> Option<std::ops::Range<usize>> {
     }
     let w = s.words.get(first).filter(|w| !w.code)?;
     let clause = s.clause_range(w.clause);
-    // Japanese puts the goal first and "には" after it.
+    // Japanese puts the goal first and "には" (or "場合は", "if you want
+    // to …") after it.
     if let Some(at) =
         (clause.start + 2..clause.end).find(|&i| s.word(i - 1) == "に" && s.word(i) == "は")
     {
         return Some(clause.start..at - 1);
+    }
+    if let Some(at) = (clause.start + 3..clause.end)
+        .find(|&i| s.word(i - 2) == "場" && s.word(i - 1) == "合" && s.word(i) == "は")
+    {
+        return Some(clause.start..at - 2);
     }
     OPENERS.iter().find_map(|opener| {
         let matches = opener
@@ -93,6 +109,14 @@ mod tests {
             Some("защитить аккаунт")
         );
         assert!(goal_text("パスワードを変更するには、設定を開きます。").is_some());
+        assert_eq!(
+            goal_text("直前のコミットを取り消したい場合は、git revert を使います。").as_deref(),
+            Some("直前のコミットを取り消したい")
+        );
+        assert_eq!(
+            goal_text("想提高信用卡额度的话，可以在 App 里申请。").as_deref(),
+            Some("提高信用卡额度的话")
+        );
         assert_eq!(goal_text("Tomorrow works, see you."), None);
         assert_eq!(goal_text("To be safe, restart."), Some("be safe".into()));
         // The whole answer is not a goal clause.
