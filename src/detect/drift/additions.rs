@@ -4,7 +4,8 @@
 //! so explanations that say "moreover" are not additions.
 
 use super::cues::{
-    ACTED, ADD_VERBS, ADDITION_STRONG, ADDITION_WEAK, CHANGE_VERBS, FIRST_PERSON, UPSELL,
+    ACTED, ACTED_ON_YOU, ADD_VERBS, ADDITION_STRONG, ADDITION_WEAK, CHANGE_VERBS, FIRST_PERSON,
+    UPSELL,
 };
 use super::scan::{Hit, Hits, Scanned};
 use crate::text::{KeywordBag, is_cjk};
@@ -134,10 +135,16 @@ fn first_person(s: &Scanned, hits: &Hits) -> Vec<Hit> {
 
 /// A paid change made on the user's account unasked: a sentence where the
 /// answer reports an action done in the first person ("I've switched you
-/// to Unlimited Plus", "te he activado el Seguro") with an amount of money
+/// to Unlimited Plus", "te he activado el Seguro"), or done to the user
+/// ("You're also enrolled in…"), with an amount of money
 /// in it. Returns the sentence's stems that `new` accepts, when the action
-/// itself is new to the conversation.
-pub fn paid_action(s: &Scanned, hits: &Hits, new: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
+/// itself is not `asked` for.
+pub fn paid_action(
+    s: &Scanned,
+    hits: &Hits,
+    new: &dyn Fn(&str, &str) -> bool,
+    asked: &dyn Fn(&str, &str) -> bool,
+) -> Vec<String> {
     let acted = hits.get(&ACTED);
     if acted.is_empty() {
         return Vec::new();
@@ -145,6 +152,7 @@ pub fn paid_action(s: &Scanned, hits: &Hits, new: &dyn Fn(&str, &str) -> bool) -
     let sentence_of = |i: usize| s.words.get(i).map(|w| w.sentence);
     let first_person: Vec<Option<u32>> = first_person(s, hits)
         .iter()
+        .chain(hits.get(&ACTED_ON_YOU))
         .map(|h| sentence_of(h.first))
         .collect();
     for h in acted {
@@ -155,9 +163,10 @@ pub fn paid_action(s: &Scanned, hits: &Hits, new: &dyn Fn(&str, &str) -> bool) -
         };
         let text = s.span(range.start, range.end);
         let own = first_person.contains(&sentence) || ACTED.phrase(h.cue).ends_with('*');
+        // A plain verb ("moved") is no less an action for being common.
         let verb_new = KeywordBag::from_text(s.span(h.first, h.last))
             .iter()
-            .all(|(st, sf, _)| new(st, sf));
+            .all(|(st, sf, _)| !asked(st, sf));
         // The sentence's text may stop before a trailing amount ("(+€10/month)").
         let tail = s
             .words

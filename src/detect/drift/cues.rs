@@ -4,7 +4,7 @@
 use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 41] = [
+pub static ALL: [&CueList; 42] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -46,6 +46,7 @@ pub static ALL: [&CueList; 41] = [
     &ACTED,
     &DONE_BY_ME,
     &PROOFREAD,
+    &ACTED_ON_YOU,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -102,6 +103,7 @@ pub static ADDITION_STRONG: CueList = CueList::new(
         "também incluí",
         "aproveitei para",
         "ついでに",
+        "せっかくなので",
         "также добавил",
         "заодно",
         "я также",
@@ -635,6 +637,16 @@ pub static NO_NEW_CONTENT: CueList = CueList::new(
         "誤字だけ",
         "senza riformulare",
         "senza aggiungere nulla",
+        "ohne etwas umzuformulieren",
+        "sans rien reformuler",
+        "sin agregar nada",
+        "sem adicionar nada",
+        "не добавляй ничего",
+        "ничего не добавляй",
+        "不要加新",
+        "不要新增",
+        "不要增加",
+        "何も足さ",
     ],
 );
 
@@ -1701,7 +1713,10 @@ pub static ACTED: CueList = CueList::new(
         "申し込みました",
         "予約しました",
         "追加しました",
+        "追加しておきました",
         "契約しました",
+        "moved",
+        "transferred",
     ],
 );
 
@@ -1757,6 +1772,42 @@ pub static PROOFREAD: CueList = CueList::new(
         "誤字",
         "脱字",
         "refusi",
+        "punctuation",
+        "komma*",
+        "zeichensetzung",
+        "puntuación",
+        "ponctuation",
+        "pontuação",
+        "punteggiatura",
+        "пунктуац*",
+        "标点",
+        "句読点",
+    ],
+);
+
+/// The user as the one acted on, new to their account ("You're also
+/// enrolled in…", "Você agora está inscrito"): the assistant's doing, said
+/// without "I".
+pub static ACTED_ON_YOU: CueList = CueList::new(
+    41,
+    &[
+        "you're also",
+        "you're now",
+        "you are now",
+        "you are also",
+        "you've also been",
+        "you've now been",
+        "you have also been",
+        "you have now been",
+        "también estás",
+        "ahora estás",
+        "também está",
+        "agora está",
+        "sie sind jetzt",
+        "sie sind nun",
+        "vous êtes désormais",
+        "vous êtes maintenant",
+        "您已",
     ],
 );
 

@@ -250,11 +250,17 @@ fn reports_a_fact(s: &Scanned, h: &Hit, cue: &str) -> bool {
     english && SUBJECTS.contains(&subject) && !WISHES.contains(&s.word(h.last))
 }
 
-/// "Add an index without locking the table?" rules out locking; "Can you
+/// "Add an index without locking the table?" rules out locking, "… without
+/// the AWS CLI?" a tool; "Can you
 /// help me without the reservation ID?" asks about a missing thing.
 fn verb_follows_without(s: &Scanned, at: usize) -> bool {
     let w = s.word(at);
+    // "… without the AWS CLI?": a tool ruled out ("without Terraform
+    // destroying it" rules out what the tool does).
+    let tool = |i: usize| names_tech(s.word(i)) && !s.word(i + 1).ends_with("ing");
     w.ends_with("ing")
+        || tool(at)
+        || (matches!(w, "the" | "a" | "an" | "any") && tool(at + 1))
         || matches!(w, "zu" | "être" | "avoir")
         || w.ends_with("ar")
         || w.ends_with("er")
@@ -314,7 +320,10 @@ fn unjudgeable(s: &Scanned, from: usize, to: usize) -> bool {
         .any(|w| matches!(*w, "left" | "remaining" | "available"));
     state
         || ACTION.iter().any(|a| words.starts_with(a))
-        || (without && words.first().is_some_and(|w| ARTICLES.contains(w)))
+        || (without
+            && words.first().is_some_and(|w| ARTICLES.contains(w))
+            // "without the AWS CLI": a tool not to use, absent or not.
+            && !words.get(1).is_some_and(|w| names_tech(w)))
         || words
             .get(i)
             .is_some_and(|w| QUANTITY.iter().any(|q| w.starts_with(q)))
@@ -388,14 +397,25 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
             .find(|&i| i > h.last && STOPS.contains(&s.word(i)))
             .unwrap_or(clause.end);
         let (before, after) = (s.span(clause.start, h.first), s.span(h.last, end));
-        let change = changes
-            .iter()
-            .any(|c| clause.contains(&c.first) && !(h.first..h.last).contains(&c.first));
+        let change = changes.iter().any(|c| {
+            clause.contains(&c.first)
+                && !(h.first..h.last).contains(&c.first)
+                && !s.words.get(c.first).is_some_and(|w| w.caps || w.code)
+        });
+        // A verb written as a keyword ("sin usar DELETE", "without `rm`")
+        // is the thing ruled out.
+        let keywords: Vec<String> = (h.last..end)
+            .filter(|&i| s.words.get(i).is_some_and(|w| w.caps || w.code))
+            .filter_map(|i| first_stem(s.word(i)))
+            .collect();
         let content = |scope: &str| -> Vec<String> {
             stems_of(scope)
                 .into_iter()
                 // The verbs themselves ("touch", "add") are not the thing.
-                .filter(|st| !CHANGE_VERBS.matches_word(st) && !ADD_VERBS.matches_word(st))
+                .filter(|st| {
+                    keywords.contains(st)
+                        || (!CHANGE_VERBS.matches_word(st) && !ADD_VERBS.matches_word(st))
+                })
                 .collect()
         };
         // Postposed negations, and verb-final orders ("Комментарии не
@@ -694,6 +714,15 @@ fn same_word(resp: &str, ruled: &str) -> bool {
                 // Romance and German inflections: "inovador" → "inovadora".
                 || (n >= 5 && matches!(rest, "a" | "as" | "os" | "e" | "en" | "n"))
         })
+        || cyrillic_root(ruled).is_some_and(|root| resp.starts_with(root))
+}
+
+/// A Russian word without its vowel ending, when a root of five letters or
+/// more is left ("рекурсии" → "рекурс", which "рекурсивно" starts with).
+fn cyrillic_root(word: &str) -> Option<&str> {
+    let root = word.trim_end_matches(['а', 'е', 'и', 'о', 'у', 'ы', 'ю', 'я', 'й', 'ь']);
+    let cyrillic = root.chars().all(|c| ('а'..='я').contains(&c) || c == 'ё');
+    (cyrillic && root.chars().count() >= 5 && root.len() < word.len()).then_some(root)
 }
 
 /// Answer-side evidence, given the scanned answer and its keyword bag.
@@ -982,6 +1011,41 @@ mod tests {
                 .forbidden
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn a_tool_or_keyword_ruled_out_is_held_to() {
+        // A tool after "without the", even in a question; not what a tool
+        // would do, nor a missing thing.
+        let task = "How do I list the pods without the kubectl tool?";
+        assert!(ruled(task).forbidden.contains(&"kubectl".to_string()));
+        assert!(breaks(task, "Run `kubectl get pods -A`."));
+        assert!(!breaks(
+            task,
+            "Call the API server: `curl -k https://api:6443/api/v1/pods`."
+        ));
+        assert!(
+            ruled("How do I rename it without Terraform destroying the resource?")
+                .forbidden
+                .iter()
+                .all(|f| f != "terraform")
+        );
+        assert!(
+            ruled("Can you help me without the booking reference?")
+                .forbidden
+                .is_empty()
+        );
+        // A verb written as a keyword is the thing ruled out.
+        let task = "Write a query that hides old orders, but without using DELETE.";
+        assert_eq!(ruled(task).forbidden, ["delet"]);
+        assert!(breaks(
+            task,
+            "```sql\nDELETE FROM orders WHERE year < 2020;\n```"
+        ));
+        // A Russian ruled-out word in another form.
+        let task = "Напиши сортировку на Python, только без рекурсии.";
+        assert!(breaks(task, "Функция рекурсивно делит список пополам."));
+        assert!(!breaks(task, "Функция в цикле делит список пополам."));
     }
 
     #[test]

@@ -76,6 +76,9 @@ struct Builder {
     inline: bool,
     ticks: u8,
     quoted: bool,
+    /// Inside single quotes ('Our new app…'), told from apostrophes by
+    /// where they stand: opening before a word, closing after one.
+    single: bool,
     /// Whether the current word began inside quotes: a closing quote right
     /// after it (“Qingning”) must not unquote it.
     word_quoted: bool,
@@ -110,6 +113,9 @@ impl Builder {
             let end = self.out.trim_end_matches('\'').len().max(b);
             let caps = self.letters >= 2 && self.capitals == self.letters;
             self.push_word(b, end, (caps, self.initial), self.word_quoted);
+            if end < self.out.len() {
+                self.single = false;
+            }
         }
     }
 
@@ -117,7 +123,7 @@ impl Builder {
     fn letter(&mut self, c: char) {
         if self.start.is_none() {
             self.start = Some(self.out.len());
-            self.word_quoted = self.quoted;
+            self.word_quoted = self.quoted || self.single;
             self.initial = c.is_uppercase();
             (self.len, self.letters, self.capitals) = (0, 0, 0);
         }
@@ -157,6 +163,24 @@ impl Builder {
     }
 }
 
+/// Whether a single quote closes within the next stretch of text: an
+/// apostrophe or ’ right after a word and not before a letter ("days'"
+/// closes, "don't" does not).
+fn closes_later(rest: impl Iterator<Item = char>) -> bool {
+    let mut prev = ' ';
+    let mut rest = rest.take(2000).peekable();
+    while let Some(c) = rest.next() {
+        if matches!(c, '\'' | '\u{2019}')
+            && !prev.is_whitespace()
+            && !rest.peek().is_some_and(|n| n.is_alphanumeric())
+        {
+            return true;
+        }
+        prev = c;
+    }
+    false
+}
+
 impl Scanned {
     pub fn new(text: &str) -> Self {
         let mut b = Builder {
@@ -181,13 +205,20 @@ impl Scanned {
                 c
             };
             b.track_marks(c);
+            if c == '\'' && b.start.is_none() && !b.code() {
+                if b.single {
+                    b.single = false;
+                } else if chars.peek().is_some_and(|n| n.is_alphanumeric()) {
+                    b.single = closes_later(chars.clone());
+                }
+            }
             if is_cjk(c) {
                 // Each CJK character is a word of its own.
                 b.close();
                 b.len = 2;
                 let at = b.out.len();
                 b.out.push(c);
-                b.push_word(at, b.out.len(), (false, false), b.quoted);
+                b.push_word(at, b.out.len(), (false, false), b.quoted || b.single);
                 continue;
             }
             if is_word_char(c) && !(c == '\'' && b.start.is_none()) {
@@ -616,6 +647,17 @@ mod tests {
                 ("this", false)
             ]
         );
+        // Single quotes quote; apostrophes inside or after a word do not.
+        let s = Scanned::new("Fix this: 'Don't trakc the files', then stop. It's late.");
+        let quoted: Vec<&str> = s
+            .words
+            .iter()
+            .filter(|w| w.quoted)
+            .map(|w| s.text_of(w))
+            .collect();
+        assert_eq!(quoted, ["don't", "trakc", "the", "files"]);
+        let s = Scanned::new("The users' files and the '90s.");
+        assert!(s.words.iter().all(|w| !w.quoted));
     }
 
     #[test]
