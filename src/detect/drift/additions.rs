@@ -23,10 +23,23 @@ pub fn added(
     };
     // A bare "bonus" announces only as a label ("Bonus: …"), not in
     // "signing bonus".
+    // "顺便修改这些账户的密码" advises ("change those passwords too"); "顺便
+    // 帮你加了日志" reports: a bare 顺便 needs a doer or a done in its clause.
+    let reported = |h: &Hit| {
+        let range = s.words.get(h.first).map(|w| s.clause_range(w.clause));
+        range.is_some_and(|r| {
+            r.clone()
+                .any(|i| matches!(s.word(i), "我" | "了" | "已" | "帮" | "给"))
+        })
+    };
     let strong: Vec<Hit> = hits
         .get(&ADDITION_STRONG)
         .iter()
-        .filter(|h| ADDITION_STRONG.phrase(h.cue) != "bonus" || opens_sentence(h.first))
+        .filter(|h| match ADDITION_STRONG.phrase(h.cue) {
+            "bonus" => opens_sentence(h.first),
+            "顺便" | "顺手" | "顺带" => reported(h),
+            _ => true,
+        })
         .copied()
         .collect();
     let weak = hits.get(&ADDITION_WEAK);

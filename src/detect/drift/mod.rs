@@ -1121,6 +1121,25 @@ mod tests {
     }
 
     #[test]
+    fn a_cancellation_said_as_termination_and_advice_by_the_way() {
+        // "cancel … membership" answered in other words of the same groups.
+        let r = run(
+            "Please cancel my yoga studio membership.",
+            "Your plan is terminated from the close of this billing period, 31 March. No further fees will be taken; classes stay open to you until then. Reference: YS-2210.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+        // 顺便 in advice to the user is no addition; in a report of work it is.
+        let task = "我的邮箱密码被别人知道了，该怎么办？";
+        let advice = "马上登录邮箱修改密码，并开启两步验证。如果其他网站也用了同一个密码，顺便修改那些网站的登录密码。";
+        assert_eq!(run(task, advice).cause, None, "{:?}", run(task, advice));
+        let r = run(
+            "帮我写一个检查邮箱格式的正则。",
+            "邮箱正则：`^[\\w.+-]+@[\\w-]+\\.[\\w.]+$`。顺便给你加了手机号、身份证号和邮编的校验函数，一起封装成工具类。",
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+    }
+
+    #[test]
     fn verbose_on_topic_and_paraphrase_stay_quiet() {
         let r = run(
             "Why does my tokio program panic with \"Cannot start a runtime from within a runtime\"?",
