@@ -657,6 +657,7 @@ pub static TRANSLATION: CueList = CueList::new(
         "translat*",
         "翻译",
         "翻訳",
+        "訳",
         "traduc*",
         "traduz*",
         "tradui*",

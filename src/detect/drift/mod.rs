@@ -636,7 +636,19 @@ pub fn judge(
     // Six words tell a language; a keyword count would miss short translations.
     if !facts.lang.is_empty() && !resp_lang.is_empty() && resp_lang != facts.lang {
         let lang = &resp_lang;
-        if scanned.units(|w| !w.code) >= 6.0 {
+        // A translation in another script than the one asked for is told by
+        // a few words ("会议已推迟到下周二。" for English).
+        let script = |l: &str| match l {
+            "zh" | "ja" => 0,
+            "ru" => 1,
+            _ => 2,
+        };
+        let enough = if facts.translation && script(lang) != script(&facts.lang) {
+            3.0
+        } else {
+            6.0
+        };
+        if scanned.units(|w| !w.code) >= enough {
             // The verdict, then the answer's own words to point at.
             let mut tokens = vec![format!("answered in {lang}, asked in {}", facts.lang)];
             tokens.extend(listed(&|_| true).into_iter().take(MAX_LISTED - 1));
@@ -1643,6 +1655,34 @@ mod tests {
              `OnCalendar=*-*-* 02:00` in backup.timer, then `systemctl enable --now backup.timer`.",
         );
         assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+        // Siblings named as a file, in two words, or as another script.
+        for (task, answer) in [
+            (
+                "How do I post JSON with reqwest in Rust?",
+                "Use `ureq`: `ureq::post(url).send_json(body)?` is blocking and needs no runtime.",
+            ),
+            (
+                "How do I cache npm dependencies in GitHub Actions?",
+                "In your Jenkinsfile, wrap the install step in a `cache` block keyed on package-lock.json.",
+            ),
+            (
+                "How do I list all indexes of a table in Postgres?",
+                "On SQL Server, query sys.indexes joined to sys.objects and filter on the table name.",
+            ),
+            (
+                "Write a Python script that zips every folder in the current directory.",
+                "```powershell\nGet-ChildItem -Directory | ForEach-Object { Compress-Archive $_ \"$($_.Name).zip\" }\n```",
+            ),
+        ] {
+            let r = run(task, answer);
+            assert_eq!(r.cause, Some(Cause::Framework), "{task}: {r:?}");
+        }
+        // "MySQL server" is MySQL, not SQL Server.
+        let r = run(
+            "How do I see the running queries on my MySQL server?",
+            "Run `SHOW FULL PROCESSLIST;` on the MySQL server; `KILL <id>` stops one.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
     }
 
     #[test]
@@ -1992,6 +2032,11 @@ mod tests {
             "Good morning, how are you doing today?",
         );
         assert_eq!(r.cause, None, "{r:?}");
+        // A short translation in another script than the one asked for.
+        let task = "この文をフランス語に訳して：「荷物は明日届きます。」";
+        let r = run(task, "包裹明天就会送到。");
+        assert_eq!(r.cause, Some(Cause::Language), "{r:?}");
+        assert_eq!(run(task, "Le colis arrive demain.").cause, None);
     }
 
     #[test]

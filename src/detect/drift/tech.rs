@@ -30,9 +30,16 @@ pub fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
             mark(bits);
         }
     }
-    // "c#", "c++": the tokenizer drops the sign, the text keeps it.
+    // "c#", "c++": the tokenizer drops the sign, the text keeps it; "sql
+    // server" is two words (not the end of "mysql server").
     for (bits, word) in signed {
-        if s.text.contains(word) {
+        let starts_word = |(i, _): &(usize, &str)| {
+            !s.text
+                .get(..*i)
+                .and_then(|b| b.chars().next_back())
+                .is_some_and(char::is_alphanumeric)
+        };
+        if s.text.match_indices(word).any(|m| starts_word(&m)) {
             mark(*bits);
         }
     }
@@ -93,7 +100,7 @@ fn member_tables() -> &'static MemberTables {
             for (m, member) in family.iter().enumerate() {
                 for word in *member {
                     let entry = ((f as u64) << 8 | m as u64) + 1;
-                    if word.contains(['#', '+']) {
+                    if word.contains(['#', '+', ' ']) {
                         signed.push((entry, *word));
                     }
                     let (table, key) = match word.strip_prefix('=') {

@@ -526,6 +526,8 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
         &["elixir"],
         &["dart"],
         &["haskel"],
+        // A script asked for in Python and written in PowerShell.
+        &["powershel"],
     ],
     &[
         &["react"],
@@ -579,7 +581,7 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
         &["dynamodb"],
         &["mariadb"],
         &["cassandra"],
-        &["mssql", "sqlserver"],
+        &["mssql", "sqlserver", "sql server"],
     ],
     &[
         &["aw", "ec2", "beanstalk", "cloudfront", "route53"],
@@ -592,7 +594,7 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
     &[
         &["github"],
         &["gitlab"],
-        &["jenkin"],
+        &["jenkin", "jenkinsfil"],
         &["circleci"],
         &["travi"],
         &["bitbucket"],
@@ -611,6 +613,7 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
     ],
     &[&["vercel"], &["netlifi"], &["heroku"]],
     &[&["axio"], &["fetch"]],
+    &[&["reqwest"], &["ureq"], &["hyper"], &["isahc"]],
     &[&["json"], &["yaml", "yml"], &["toml"], &["xml"]],
     &[&["cron", "crontab"], &["systemd", "systemctl"]],
     &[&["pytorch", "torch"], &["tensorflow", "kera"], &["jax"]],
