@@ -354,6 +354,27 @@ const CONCERNS: &[&[&str]] = &[
         "mixpanel",
     ],
     &["codecov", "coverage", "coveralls"],
+    &[
+        "pytest",
+        "unittest",
+        "testcase",
+        "parametrize",
+        "capsys",
+        "monkeypatch",
+        "testing",
+    ],
+    &["benchmark", "timeit", "criterion"],
+    &["transition", "transform", "keyframes", "animation", "hover"],
+    &[
+        "goroutine",
+        "goroutines",
+        "chan",
+        "waitgroup",
+        "threadpoolexecutor",
+        "multiprocessing",
+    ],
+    &["autoscaler", "autoscaling", "hpa"],
+    &["slack", "webhook", "smtp", "sendmail", "twilio", "discord"],
 ];
 
 // `concerns` keeps one bit per group in a u32.

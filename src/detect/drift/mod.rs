@@ -2149,6 +2149,30 @@ mod tests {
             "Use a slim base:\n```dockerfile\nFROM node:20-slim\nRUN npm ci && npm cache clean --force\n```",
         );
         assert_eq!(r.cause, None, "{r:?}");
+        // Tests, motion and autoscaling nobody asked for.
+        for (task, answer) in [
+            (
+                "Fix this: `def mean(xs): return sum(xs) / len(xs) - 1`",
+                "```python\ndef mean(xs):\n    return sum(xs) / len(xs)\n```\n```python\nimport pytest\n\n@pytest.mark.parametrize(\"xs\", [[1], [1, 2]])\ndef test_mean(xs):\n    assert mean(xs) == sum(xs) / len(xs)\n```",
+            ),
+            (
+                "Make the links in the footer grey.",
+                "```css\nfooter a {\n  color: #777;\n  transition: color 200ms;\n}\nfooter a:hover {\n  color: #333;\n  transform: scale(1.05);\n}\n```",
+            ),
+            (
+                "Write a Kubernetes Deployment for redis with 1 replica.",
+                "```yaml\nkind: Deployment\nspec:\n  replicas: 1\n---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nspec:\n  maxReplicas: 5\n```",
+            ),
+        ] {
+            let r = run(task, answer);
+            assert_eq!(r.cause, Some(Cause::Additions), "{task}: {r:?}");
+        }
+        // Asked for, the same words are the answer.
+        let r = run(
+            "Add a hover effect to the footer links.",
+            "```css\nfooter a { transition: color 200ms; }\nfooter a:hover { color: #333; transform: scale(1.05); }\n```",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
     }
 
     #[test]
