@@ -150,7 +150,9 @@ pub fn defined_names(task: &str) -> (Vec<String>, Vec<String>) {
             names.push(n.to_string());
         }
     };
+    let mut any_block = false;
     for block in fenced_blocks(task) {
+        any_block = true;
         for line in block.lines() {
             if let Some((name, params)) = signature(line) {
                 keep(&name, &mut names);
@@ -190,6 +192,28 @@ pub fn defined_names(task: &str) -> (Vec<String>, Vec<String>) {
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
                     .collect();
                 keep(&alias, &mut names);
+            }
+        }
+    }
+    // A one-line definition given inline ("keep the signature: `def
+    // calc(a, b): …`"); its own span does not count as a mention.
+    if !any_block {
+        let spans: Vec<&str> = prose.split('`').skip(1).step_by(2).collect();
+        for span in spans {
+            if let Some((name, params)) = signature(span) {
+                let elsewhere = prose.replacen(span, " ", 1);
+                let keep_inline = |n: &str, names: &mut Vec<String>| {
+                    if !has_identifier(&elsewhere, n)
+                        && !names.iter().any(|m| m == n)
+                        && names.len() < MAX_NUMBERS * 2
+                    {
+                        names.push(n.to_string());
+                    }
+                };
+                keep_inline(&name, &mut names);
+                if signatures.len() < MAX_NUMBERS {
+                    signatures.push(format!("{name}({})", params.join(",")));
+                }
             }
         }
     }
@@ -1009,6 +1033,17 @@ mod tests {
             "keep the signature\n```python\ndef evens(nums: list[int]) -> list[int]:\n    pass\n```",
         );
         assert_eq!(names_changed(&[], &sigs, widened), ["evens(nums,reverse)"]);
+        // A definition given inline is held the same way.
+        let (names, sigs) =
+            defined_names("Tidy this, same signature: `def area(w, h): return w*h if w else 0`");
+        assert_eq!(
+            (names.as_slice(), sigs.as_slice()),
+            (&["area".to_string()][..], &["area(w,h)".to_string()][..])
+        );
+        let renamed = "```python\ndef rect_area(width, height):\n    return width * height\n```";
+        assert_eq!(names_changed(&names, &sigs, renamed), ["area"]);
+        let kept = "```python\ndef area(w, h):\n    return w * h\n```";
+        assert!(names_changed(&names, &sigs, kept).is_empty());
     }
 
     #[test]

@@ -661,7 +661,22 @@ pub fn judge(
     } else {
         tech_in(&scanned, resp_bag)
     };
-    if let Some(siblings) = sibling_tech(&facts.tech, &resp_tech) {
+    // Code in a sibling language, however often it names the asked one
+    // (Kotlin's `import java.io.File` for a Java request).
+    let fenced = || -> Vec<String> {
+        tech::fenced_tech(response)
+            .into_iter()
+            .map(String::from)
+            .collect()
+    };
+    let sibling = sibling_tech(&facts.tech, &resp_tech).or_else(|| {
+        if facts.tech.is_empty() {
+            None
+        } else {
+            sibling_tech(&facts.tech, &fenced())
+        }
+    });
+    if let Some(siblings) = sibling {
         // The sibling as the answer writes it ("PowerShell", `UTC_TIMESTAMP`),
         // then what else the answer brought.
         let mut tokens = sibling_words(&siblings, &scanned, resp_bag);
@@ -1677,6 +1692,17 @@ mod tests {
             let r = run(task, answer);
             assert_eq!(r.cause, Some(Cause::Framework), "{task}: {r:?}");
         }
+        // Code fenced as a sibling, though it names the asked language.
+        let r = run(
+            "用 Java 写一个把字符串反转的方法。",
+            "```kotlin\nimport java.lang.StringBuilder\nfun reverse(s: String) = StringBuilder(s).reverse().toString()\n```",
+        );
+        assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+        let r = run(
+            "How do I make a virtual environment with venv?",
+            "Use conda instead: `conda create -n app python=3.12` then `conda activate app`.",
+        );
+        assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
         // "MySQL server" is MySQL, not SQL Server.
         let r = run(
             "How do I see the running queries on my MySQL server?",

@@ -55,18 +55,9 @@ pub fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
     if found.iter().any(|f| f == "react") && only_the_verb_react(s) {
         found.retain(|f| f != "react");
     }
-    // Code fences name their language: "```go".
-    for (i, _) in s.text.match_indices("```").take(32) {
-        let tag: String = s
-            .text
-            .get(i + 3..)
-            .unwrap_or("")
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect();
-        let named = FENCE_TAGS.iter().find(|(t, _)| *t == tag);
-        if let Some((_, member)) = named.filter(|(_, m)| !found.iter().any(|f| f == m)) {
-            found.push((*member).to_string());
+    for member in fenced_tech(&s.text) {
+        if !found.iter().any(|f| f == member) {
+            found.push(member.to_string());
         }
     }
     for (_, member) in signatures_in(&s.text) {
@@ -75,6 +66,26 @@ pub fn tech_in(s: &Scanned, bag: &KeywordBag) -> Vec<String> {
         }
     }
     found
+}
+
+/// The members code fences name as their language ("```go"), in order.
+pub fn fenced_tech(text: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("```").take(32) {
+        let tag: String = text
+            .get(i + 3..)
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        let tag = tag.to_ascii_lowercase();
+        if let Some((_, member)) = FENCE_TAGS.iter().find(|(t, _)| *t == tag)
+            && !out.contains(member)
+        {
+            out.push(*member);
+        }
+    }
+    out
 }
 
 /// Stem → members and surface → members (`=name` entries) of `FAMILIES`:

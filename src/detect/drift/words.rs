@@ -590,7 +590,12 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
     ],
     &[&["panda"], &["polar"]],
     &[&["npm"], &["yarn"], &["pnpm"]],
-    &[&["pip"], &["conda"], &["poetri"], &["pipenv"]],
+    &[
+        &["pip", "venv", "virtualenv"],
+        &["conda"],
+        &["poetri"],
+        &["pipenv"],
+    ],
     &[
         &["github"],
         &["gitlab"],
