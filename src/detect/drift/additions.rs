@@ -375,6 +375,7 @@ const CONCERNS: &[&[&str]] = &[
     ],
     &["autoscaler", "autoscaling", "hpa"],
     &["slack", "webhook", "smtp", "sendmail", "twilio", "discord"],
+    &["s3", "rclone", "gsutil", "azcopy"],
 ];
 
 // `concerns` keeps one bit per group in a u32.

@@ -762,10 +762,12 @@ pub fn judge(
     }
     // Concerns taken on silently in code (logging, caching, retries…).
     if response.contains("```") {
-        // Shell and output blocks run or show things; they add nothing to the program.
-        // So are ignore lists: a line that is one bare path ("coverage", "*.log").
+        // Shell and output blocks run or show things; they add nothing to the
+        // program, unless the program asked for is a shell script. Nor do
+        // ignore lists: a line that is one bare path ("coverage", "*.log").
+        let script = facts.tech.iter().any(|t| t == "bash" || t == "powershel");
         let code: String = limits::fences(response)
-            .filter(|(tag, body)| !is_shell_block(tag, body))
+            .filter(|(tag, body)| script || !is_shell_block(tag, body))
             .flat_map(|(_, body)| body.lines())
             .filter(|l| {
                 let t = l.trim();
@@ -2184,6 +2186,10 @@ mod tests {
             (
                 "Make the links in the footer grey.",
                 "```css\nfooter a {\n  color: #777;\n  transition: color 200ms;\n}\nfooter a:hover {\n  color: #333;\n  transform: scale(1.05);\n}\n```",
+            ),
+            (
+                "Write a bash script that archives ~/notes into /tmp.",
+                "```bash\ntar -czf /tmp/notes.tgz ~/notes\naws s3 cp /tmp/notes.tgz s3://bucket/notes/\n```",
             ),
             (
                 "Write a Kubernetes Deployment for redis with 1 replica.",

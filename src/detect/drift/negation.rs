@@ -1014,6 +1014,16 @@ mod tests {
     }
 
     #[test]
+    fn a_casual_tone_asked_in_japanese() {
+        let task = "敬語を使わずに書き直して：「本日は伺えません。」";
+        assert!(breaks(
+            task,
+            "「本日は伺うことができず、申し訳ございません。よろしくお願いいたします。」"
+        ));
+        assert!(!breaks(task, "「今日は行けないや、ごめんね。」"));
+    }
+
+    #[test]
     fn a_tool_or_keyword_ruled_out_is_held_to() {
         // A tool after "without the", even in a question; not what a tool
         // would do, nor a missing thing.
