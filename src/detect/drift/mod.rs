@@ -1169,6 +1169,18 @@ mod tests {
     }
 
     #[test]
+    fn an_inline_signature_to_keep_is_kept() {
+        let task =
+            "Speed up `dedupe` but keep the signature `def dedupe(rows: list) -> list` as it is.";
+        let widened = "```python\ndef dedupe(rows: list, key=None) -> list:\n    return list(dict.fromkeys(rows))\n```";
+        let r = run(task, widened);
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        let kept =
+            "```python\ndef dedupe(rows: list) -> list:\n    return list(dict.fromkeys(rows))\n```";
+        assert_eq!(run(task, kept).cause, None);
+    }
+
+    #[test]
     fn verbose_on_topic_and_paraphrase_stay_quiet() {
         let r = run(
             "Why does my tokio program panic with \"Cannot start a runtime from within a runtime\"?",
@@ -1703,6 +1715,11 @@ mod tests {
         let r = run(
             "How do I make a virtual environment with venv?",
             "Use conda instead: `conda create -n app python=3.12` then `conda activate app`.",
+        );
+        assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+        let r = run(
+            "How do I install nginx on my servers with Ansible?",
+            "With Puppet, declare it in a manifest: `package { 'nginx': ensure => installed }` and apply it.",
         );
         assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
         // "MySQL server" is MySQL, not SQL Server.

@@ -116,9 +116,13 @@ impl Rules {
         let text = s.span(range.start, range.end);
         let names_before = self.limits.keep_names;
         mark_kept(text, &mut self.limits);
-        // "Keep the name `f`": that name, not every name of the code.
-        let named = (range.start..range.end).any(|i| s.words.get(i).is_some_and(|w| w.code));
-        if named {
+        // "Keep the name `f`": that name, not every name of the code; "keep
+        // the signature `def f(x)`" is the definition itself.
+        let code = |i: usize| s.words.get(i).is_some_and(|w| w.code);
+        let named = (range.start..range.end).any(code);
+        let defined = (range.start..range.end)
+            .any(|i| code(i) && matches!(s.word(i), "def" | "function" | "fn" | "func"));
+        if named && !defined {
             self.limits.keep_names = names_before;
         }
         // Two digits or more: "Python 3.8" is a version, not a figure.

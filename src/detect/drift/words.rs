@@ -553,7 +553,14 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
         &["bokeh"],
         &["ggplot"],
     ],
-    &[&["terraform"], &["cloudform"], &["pulumi"], &["ansibl"]],
+    // "puppet" as a word is Puppet; its stem is also Puppeteer's.
+    &[
+        &["terraform"],
+        &["cloudform"],
+        &["pulumi"],
+        &["ansibl"],
+        &["=puppet"],
+    ],
     &[&["eslint"], &["prettier"], &["biome"]],
     &[&["tailwind"], &["bootstrap"], &["bulma"]],
     &[&["redux"], &["mobx"], &["zustand"]],
