@@ -4,7 +4,7 @@
 use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 42] = [
+pub static ALL: [&CueList; 43] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -47,6 +47,7 @@ pub static ALL: [&CueList; 42] = [
     &DONE_BY_ME,
     &PROOFREAD,
     &ACTED_ON_YOU,
+    &NO_LONGER,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -1812,6 +1813,39 @@ pub static ACTED_ON_YOU: CueList = CueList::new(
         "vous êtes désormais",
         "vous êtes maintenant",
         "您已",
+    ],
+);
+
+/// A text to rework without making it longer: the answer is held to the
+/// given text's length.
+pub static NO_LONGER: CueList = CueList::new(
+    42,
+    &[
+        "without making it longer",
+        "don't make it longer",
+        "do not make it longer",
+        "no longer than the original",
+        "same length",
+        "keep the length",
+        "sin alargar*",
+        "sin hacerlo más largo",
+        "misma longitud",
+        "sem aumentar o tamanho",
+        "sem aumentar o texto",
+        "mesmo tamanho",
+        "ohne es länger zu machen",
+        "nicht länger",
+        "gleiche länge",
+        "sans rallonger",
+        "même longueur",
+        "senza allungar*",
+        "не удлиняя",
+        "той же длины",
+        "不要变长",
+        "不要加长",
+        "长度不变",
+        "長くしないで",
+        "長さは変えず",
     ],
 );
 

@@ -232,6 +232,16 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     let closing = hits.any(&THANKS) && task.len() < 200 && !task.contains(['?', '？']);
     let mut limits = rules.limits;
     limits.python_minor = limits::python_minor(&s);
+    // "Make it formal without making it longer: '…'": the quoted text's
+    // length is the cap.
+    if limits.form.max_words == 0 && hits.any(&cues::NO_LONGER) {
+        let given = s.units(|w| w.quoted && !w.code);
+        if given >= 5.0 {
+            limits.form.max_words = given.round().min(f64::from(u16::MAX)) as u16;
+            // A length to stay near, with room for a formal register.
+            limits.form.word_target = true;
+        }
+    }
     let mut numbers = rules.numbers;
     // "Leave everything else as is": the material's figures stay, but for
     // as many as the request brings new ones.
@@ -1166,6 +1176,18 @@ mod tests {
             "邮箱正则：`^[\\w.+-]+@[\\w-]+\\.[\\w.]+$`。顺便给你加了手机号、身份证号和邮编的校验函数，一起封装成工具类。",
         );
         assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+    }
+
+    #[test]
+    fn a_text_reworked_without_growing() {
+        let task = "Pon este aviso en tono formal, sin alargarlo: \"Ojo, mañana no hay agua de 9 a 12, lo siento.\"";
+        let formal = "\"Les informamos de que mañana el suministro de agua se interrumpirá de 9:00 a 12:00. Disculpen las molestias.\"";
+        assert_eq!(run(task, formal).cause, None);
+        let grown = "\"Estimados vecinos: les informamos de que, debido a trabajos de mantenimiento programados por la compañía \
+                     suministradora en la red general del edificio, mañana el suministro de agua quedará interrumpido de 9:00 a 12:00. \
+                     Les rogamos que hagan previsión de agua y disculpen las molestias que esta situación pueda ocasionarles.\"";
+        let r = run(task, grown);
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
     }
 
     #[test]
