@@ -2141,6 +2141,34 @@ mod tests {
             SYNONYMS.len() <= 64,
             "synonym_groups keeps one bit per group"
         );
+        // Entries are stems: each word must reach its group through the
+        // stemmer ("terminated" is "termin", "italics" is "ital").
+        for word in [
+            "terminated",
+            "membership",
+            "italics",
+            "optimise",
+            "optimize",
+            "accelerate",
+            "cancel",
+            "unsubscribe",
+            "password",
+            "refund",
+            "invoice",
+            "deleted",
+            "renamed",
+            "upload",
+            "restart",
+            "erase",
+            "purge",
+            "underscore",
+            "asterisk",
+            "summary",
+            "recap",
+        ] {
+            let stem = first_stem(word).unwrap_or_default();
+            assert_ne!(synonym_groups(&stem), 0, "{word} → {stem}");
+        }
     }
 
     #[test]

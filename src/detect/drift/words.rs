@@ -315,6 +315,7 @@ pub(super) const SYNONYMS: &[&[&str]] = &[
         "vite",
         "acceler",
         "optimi",
+        "optimis",
         "性能",
         "速度",
         "加快",
@@ -483,6 +484,8 @@ pub(super) const SYNONYMS: &[&[&str]] = &[
         "asterisk",
         "asterisc",
         "strong",
+        // The stemmer's form of "italic(s)".
+        "ital",
         "italic",
         "cursiv",
         "kursiv",
