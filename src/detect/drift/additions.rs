@@ -384,7 +384,7 @@ const _: () = assert!(CONCERNS.len() <= 32);
 /// The concern group of an identifier part, by binary search in a table
 /// built once (a linear scan per part was a third of the judgement).
 fn concern_of(part: &str) -> Option<usize> {
-    type Table = (Vec<(&'static str, usize)>, [bool; 128]);
+    type Table = (Vec<(&'static str, usize)>, [u128; 128]);
     static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     let (table, first) = TABLE.get_or_init(|| {
         let mut t: Vec<(&'static str, usize)> = CONCERNS
@@ -393,17 +393,29 @@ fn concern_of(part: &str) -> Option<usize> {
             .flat_map(|(g, words)| words.iter().map(move |w| (*w, g)))
             .collect();
         crate::sort::sort(&mut t);
-        // Most parts start with a letter no concern word starts with.
-        let mut first = [false; 128];
+        // Most parts start with two letters no concern word starts with
+        // (one letter filters little: the words start with most letters).
+        let mut first = [0u128; 128];
         for (w, _) in &t {
-            if let Some(slot) = w.bytes().next().and_then(|b| first.get_mut(usize::from(b))) {
-                *slot = true;
+            let mut b = w.bytes();
+            if let (Some(a), Some(c)) = (b.next(), b.next())
+                && let Some(slot) = first.get_mut(usize::from(a))
+                && c < 128
+            {
+                *slot |= 1 << c;
             }
         }
         (t, first)
     });
-    let starts = part.bytes().next().and_then(|b| first.get(usize::from(b)));
-    if starts != Some(&true) {
+    let mut b = part.bytes();
+    let (Some(a), Some(c)) = (b.next(), b.next()) else {
+        return None;
+    };
+    if c >= 128
+        || first
+            .get(usize::from(a))
+            .is_none_or(|bits| bits & (1 << c) == 0)
+    {
         return None;
     }
     table
