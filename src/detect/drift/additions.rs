@@ -27,10 +27,7 @@ pub fn added(
     // 帮你加了日志" reports: a bare 顺便 needs a doer or a done in its clause.
     let reported = |h: &Hit| {
         let range = s.words.get(h.first).map(|w| s.clause_range(w.clause));
-        range.is_some_and(|r| {
-            r.clone()
-                .any(|i| matches!(s.word(i), "我" | "了" | "已" | "帮" | "给"))
-        })
+        range.is_some_and(|mut r| r.any(|i| matches!(s.word(i), "我" | "了" | "已" | "帮" | "给")))
     };
     let strong: Vec<Hit> = hits
         .get(&ADDITION_STRONG)

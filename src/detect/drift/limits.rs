@@ -141,13 +141,21 @@ fn signature(line: &str) -> Option<(String, Vec<String>)> {
 /// the names" keeps. `name(a,b)` entries record each signature.
 pub fn defined_names(task: &str) -> (Vec<String>, Vec<String>) {
     let prose = outside_fences(task);
-    let mentioned = |n: &str| has_identifier(&prose, n);
     let (mut names, mut signatures) = (Vec::new(), Vec::new());
-    let keep = |n: &str, names: &mut Vec<String>| {
+    // A name counts unless `text` (the prose) mentions it.
+    let keep = |n: &str, text: &str, names: &mut Vec<String>| {
         let ident = n.chars().all(|c| c.is_alphanumeric() || c == '_') && !n.is_empty();
-        if ident && !mentioned(n) && !names.iter().any(|m| m == n) && names.len() < MAX_NUMBERS * 2
+        if ident
+            && !has_identifier(text, n)
+            && !names.iter().any(|m| m == n)
+            && names.len() < MAX_NUMBERS * 2
         {
             names.push(n.to_string());
+        }
+    };
+    let sign = |name: &str, params: &[String], signatures: &mut Vec<String>| {
+        if signatures.len() < MAX_NUMBERS {
+            signatures.push(format!("{name}({})", params.join(",")));
         }
     };
     let mut any_block = false;
@@ -155,13 +163,11 @@ pub fn defined_names(task: &str) -> (Vec<String>, Vec<String>) {
         any_block = true;
         for line in block.lines() {
             if let Some((name, params)) = signature(line) {
-                keep(&name, &mut names);
+                keep(&name, &prose, &mut names);
                 for p in &params {
-                    keep(p, &mut names);
+                    keep(p, &prose, &mut names);
                 }
-                if signatures.len() < MAX_NUMBERS {
-                    signatures.push(format!("{name}({})", params.join(",")));
-                }
+                sign(&name, &params, &mut signatures);
                 continue;
             }
             let t = line.trim();
@@ -180,7 +186,7 @@ pub fn defined_names(task: &str) -> (Vec<String>, Vec<String>) {
                 .any(|op| after.starts_with(op))
                 && !after.starts_with("==");
             if assigns {
-                keep(&ident, &mut names);
+                keep(&ident, &prose, &mut names);
             }
             // SQL aliases: `… AS total_ventas`.
             // ASCII lowering keeps byte offsets, so `line` can be cut where `lower` matched.
@@ -191,29 +197,17 @@ pub fn defined_names(task: &str) -> (Vec<String>, Vec<String>) {
                     .chars()
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
                     .collect();
-                keep(&alias, &mut names);
+                keep(&alias, &prose, &mut names);
             }
         }
     }
     // A one-line definition given inline ("keep the signature: `def
     // calc(a, b): …`"); its own span does not count as a mention.
     if !any_block {
-        let spans: Vec<&str> = prose.split('`').skip(1).step_by(2).collect();
-        for span in spans {
+        for span in prose.split('`').skip(1).step_by(2) {
             if let Some((name, params)) = signature(span) {
-                let elsewhere = prose.replacen(span, " ", 1);
-                let keep_inline = |n: &str, names: &mut Vec<String>| {
-                    if !has_identifier(&elsewhere, n)
-                        && !names.iter().any(|m| m == n)
-                        && names.len() < MAX_NUMBERS * 2
-                    {
-                        names.push(n.to_string());
-                    }
-                };
-                keep_inline(&name, &mut names);
-                if signatures.len() < MAX_NUMBERS {
-                    signatures.push(format!("{name}({})", params.join(",")));
-                }
+                keep(&name, &prose.replacen(span, " ", 1), &mut names);
+                sign(&name, &params, &mut signatures);
             }
         }
     }

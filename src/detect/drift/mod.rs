@@ -673,18 +673,15 @@ pub fn judge(
     };
     // Code in a sibling language, however often it names the asked one
     // (Kotlin's `import java.io.File` for a Java request).
-    let fenced = || -> Vec<String> {
-        tech::fenced_tech(response)
-            .into_iter()
-            .map(String::from)
-            .collect()
-    };
     let sibling = sibling_tech(&facts.tech, &resp_tech).or_else(|| {
         if facts.tech.is_empty() {
-            None
-        } else {
-            sibling_tech(&facts.tech, &fenced())
+            return None;
         }
+        let fenced: Vec<String> = tech::fenced_tech(response)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        sibling_tech(&facts.tech, &fenced)
     });
     if let Some(siblings) = sibling {
         // The sibling as the answer writes it ("PowerShell", `UTC_TIMESTAMP`),
