@@ -46,7 +46,7 @@ export interface Config {
   toolLoopThresholds: { [toolName: string]: number };
   /** Share of an answer's weighted content anchored nowhere at or above which it counts as off topic. Default 0.85. */
   driftWarnThreshold: number;
-  /** App vocabulary that is always on topic (product and feature names). Default `[]`. */
+  /** App vocabulary that is always on topic (product and feature names, "term — definition" entries): at most 256 entries of 1–256 UTF-8 bytes. Default `[]`. */
   glossary: string[];
   /** Look for frustration, correction and "from now on" markers in user messages. Default `true`. */
   markers: boolean;

@@ -72,7 +72,8 @@ pub struct Config {
     /// Share of a response's weighted content not anchored anywhere at or
     /// above which it counts as off topic.
     pub drift_warn_threshold: f64,
-    /// App vocabulary that is always on topic (product names, features).
+    /// App vocabulary that is always on topic (product names, features),
+    /// at most `MAX_GLOSSARY` entries of `MAX_GLOSSARY_BYTES` each.
     pub glossary: Vec<String>,
     /// Look for frustration, correction and preference markers in user messages.
     pub markers: bool,
@@ -185,10 +186,17 @@ impl Config {
                 "must be above 0, or every response would drift",
             ));
         }
-        if self.glossary.len() > 256 || self.glossary.iter().any(|g| g.is_empty() || g.len() > 64) {
+        // Bytes, not characters: 256 leaves a Cyrillic or CJK "term —
+        // definition" entry room (64 bytes were 21 CJK characters).
+        if self.glossary.len() > MAX_GLOSSARY
+            || self
+                .glossary
+                .iter()
+                .any(|g| g.is_empty() || g.len() > MAX_GLOSSARY_BYTES)
+        {
             return Err(Error::range_error(
                 "config.glossary",
-                "takes at most 256 terms of 1 to 64 bytes",
+                "takes at most 256 entries of 1 to 256 bytes each",
             ));
         }
         check_int(
@@ -226,6 +234,10 @@ impl Config {
     }
 }
 
+/// Glossary entries a config may hold, and the bytes of one entry.
+pub const MAX_GLOSSARY: usize = 256;
+pub const MAX_GLOSSARY_BYTES: usize = 256;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,6 +259,25 @@ mod tests {
         assert_eq!(c.quality_window, 3);
         let err = serde_json::from_str::<Config>(r#"{"costCap":2000}"#).unwrap_err();
         assert!(err.to_string().contains("unknown field `costCap`"), "{err}");
+    }
+
+    #[test]
+    fn glossary_entries_are_bounded_in_bytes_not_characters() {
+        let with = |glossary: Vec<String>| Config {
+            glossary,
+            ..Config::default()
+        };
+        // A natural Russian entry is 101 bytes.
+        let entry = "Кошелёк — внутренний баланс пользователя в приложении".to_string();
+        with(vec![entry; 3]).validate().unwrap();
+        for bad in [
+            vec![String::new()],
+            vec!["я".repeat(MAX_GLOSSARY_BYTES / 2 + 1)],
+            vec!["term".to_string(); MAX_GLOSSARY + 1],
+        ] {
+            let err = with(bad).validate().unwrap_err();
+            assert_eq!(err.field(), "config.glossary", "{err:?}");
+        }
     }
 
     #[test]

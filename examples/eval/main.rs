@@ -80,6 +80,11 @@ fn main() {
             load::<drift::Case>("drift-extra5.jsonl")
                 .map(|c| drift::evaluate("Scope drift, sixth development set", &c)),
         ),
+        (
+            "drift-extra6.jsonl",
+            load::<drift::Case>("drift-extra6.jsonl")
+                .map(|c| drift::evaluate("Scope drift, seventh development set", &c)),
+        ),
         ("drift-blind.jsonl", blind("drift-blind.jsonl", "blind set")),
         (
             "drift-blind2.jsonl",
