@@ -22,6 +22,7 @@ mod intents;
 mod lang;
 mod lexicon;
 mod limits;
+mod loose_code;
 mod negation;
 mod opener;
 mod operations;
@@ -124,6 +125,14 @@ pub struct TaskFacts {
     /// ("#1677ff", "TZ=Europe/Moscow").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edited_lines: Vec<u32>,
+    /// Size in words of the quoted text a translation request gives (0
+    /// when it quotes none): an answer many times longer brought more.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub translated_words: u16,
+}
+
+fn is_zero(n: &u16) -> bool {
+    *n == 0
 }
 
 impl TaskFacts {
@@ -203,6 +212,9 @@ const MAX_FACT_BYTES: usize = 160;
 /// Facts about a request: what it rules out, the language the answer should
 /// be in, the tech it names.
 pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
+    // Code pasted without a fence is read as if fenced.
+    let fenced = loose_code::fenced(task);
+    let task: &str = &fenced;
     let s = Scanned::new(task);
     let hits = Hits::new(&s);
     let rules = negation::rules(&s, &hits);
@@ -266,7 +278,15 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     let mut figures = limits::digit_runs(task);
     figures.retain(|f| f.len() >= 3);
     figures.dedup();
+    // Three words at least: "Translate 'Hello'" is answered with notes.
+    let quoted = s.units(|w| w.quoted && !w.code);
+    let translated_words = if translation && quoted >= 3.0 {
+        quoted.round().min(f64::from(u16::MAX)) as u16
+    } else {
+        0
+    };
     TaskFacts {
+        translated_words,
         figures: fit(figures),
         edited_lines: narrow_edit(task),
         has_code: task.contains("```"),
@@ -713,6 +733,38 @@ pub fn judge(
         let tokens = listed(&|s| added.iter().any(|a| a == s));
         return report(Cause::Additions, tokens);
     }
+    // A translation given back with much more than the text: a whole
+    // email, SEO copy or a grammar lesson around it. Words past the first
+    // one and a half times the text's length are the added ones.
+    if facts.translated_words > 0 && !asks_back {
+        let given = f64::from(facts.translated_words);
+        let words = scanned.units(|w| !w.code);
+        if words >= 3.0 * given && words - 2.0 * given >= 20.0 {
+            let mut seen = 0.0;
+            let from = scanned
+                .words
+                .iter()
+                .position(|w| {
+                    seen += if scanned.text_of(w).starts_with(is_cjk) {
+                        0.5
+                    } else {
+                        1.0
+                    };
+                    seen > 1.5 * given
+                })
+                .unwrap_or(0);
+            // Words the translation itself used are not the added ones.
+            let head = stems_of(scanned.span(0, from));
+            let mut rest = stems_of(scanned.span(from, scanned.words.len()));
+            if rest.iter().any(|r| !head.contains(r)) {
+                rest.retain(|r| !head.contains(r));
+            }
+            let tokens = listed(&|st| rest.iter().any(|r| r == st));
+            if !tokens.is_empty() {
+                return report(Cause::Additions, tokens);
+            }
+        }
+    }
     // A paid change made on the user's account, unasked (a "yes, go ahead"
     // to the assistant's own offer asked for it).
     let paid = if facts.confirms {
@@ -1154,6 +1206,41 @@ mod tests {
         let t = KeywordBag::from_text(task);
         let r = KeywordBag::from_text(response);
         judge(&facts, &[&t], &[], response, &r, 0.85)
+    }
+
+    #[test]
+    fn a_translation_wrapped_in_much_more_is_an_addition() {
+        let task = "Traduis en anglais : « Le magasin Lumière ferme à 18 h samedi. »";
+        let plain = "\"The Lumière shop closes at 6 p.m. on Saturday.\"";
+        assert_eq!(run(task, plain).cause, None);
+        // A short note on the choice made is part of translating.
+        let noted = format!("{plain} (\"shop\" rather than \"store\": British English.)");
+        assert_eq!(run(task, &noted).cause, None);
+        let wrapped = format!(
+            "{plain}\n\nI also drafted a newsletter: Dear neighbours, this weekend our bakery \
+             offers fresh croissants, sourdough loaves and a loyalty card with a free coffee \
+             after ten visits. Follow us on Instagram for weekly specials and recipes!"
+        );
+        let r = run(task, &wrapped);
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        // The added words are listed, not the translation's.
+        assert!(!r.tokens.iter().any(|t| t == "saturday"), "{r:?}");
+        assert!(
+            r.tokens
+                .iter()
+                .any(|t| t == "newsletter" || t == "croissants"),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn code_pasted_without_a_fence_keeps_its_signature() {
+        let task = "Add input validation but keep the signature exactly as it is:\n\ndef add_user(name, email):\n    return db.insert(name, email)";
+        let changed = "```python\ndef add_user(name: str, email: str, *, admin: bool = False):\n    if not name:\n        raise ValueError('name')\n    return db.insert(name, email, admin)\n```";
+        let r = run(task, changed);
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        let kept = "```python\ndef add_user(name, email):\n    if not name:\n        raise ValueError('name')\n    return db.insert(name, email)\n```";
+        assert_eq!(run(task, kept).cause, None);
     }
 
     #[test]
