@@ -360,7 +360,14 @@ const CONCERNS: &[&[&str]] = &[
         "monkeypatch",
         "testing",
     ],
-    &["benchmark", "timeit", "criterion"],
+    &[
+        "benchmark",
+        "timeit",
+        "criterion",
+        "pprof",
+        "cprofile",
+        "profiler",
+    ],
     &["transition", "transform", "keyframes", "animation", "hover"],
     &[
         "goroutine",
@@ -369,6 +376,20 @@ const CONCERNS: &[&[&str]] = &[
         "waitgroup",
         "threadpoolexecutor",
         "multiprocessing",
+        // The request's words for it ("Wie geht das parallel?").
+        "parallel",
+        "concurrent",
+        "concurrently",
+        "thread",
+        "threads",
+        "threading",
+        "paralelo",
+        "parallelo",
+        "parallèle",
+        "параллельно",
+        "并行",
+        "并发",
+        "並列",
     ],
     &["autoscaler", "autoscaling", "hpa"],
     &["slack", "webhook", "smtp", "sendmail", "twilio", "discord"],
@@ -451,7 +472,15 @@ pub fn concerns(code: &str, anchored: &dyn Fn(&str) -> bool) -> Vec<String> {
     // The identifiers that show a concern, each with the groups it shows.
     let mut words: Vec<(String, u32)> = Vec::new();
     for ident in code.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-        parts(ident, |p| {
+        // A camel-case name is a concern word as a whole ("WaitGroup",
+        // "ThreadPoolExecutor") or by its parts ("getLogger").
+        let camel = ident.bytes().skip(1).any(|b| b.is_ascii_uppercase());
+        let whole = if camel {
+            Some(ident.to_ascii_lowercase()).filter(|w| concern_of(w).is_some())
+        } else {
+            None
+        };
+        let mut each = |p: &str| {
             if let Some(g) = concern_of(p) {
                 if let Some(n) = seen.get_mut(g) {
                     *n = n.saturating_add(1);
@@ -462,7 +491,11 @@ pub fn concerns(code: &str, anchored: &dyn Fn(&str) -> bool) -> Vec<String> {
                     words.push((ident.to_string(), 1 << g));
                 }
             }
-        });
+        };
+        match &whole {
+            Some(w) => each(w),
+            None => parts(ident, each),
+        }
     }
     let new_groups: u32 = CONCERNS
         .iter()
@@ -524,6 +557,23 @@ pub fn near_spelling(a: &str, b: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn camel_case_names_are_concerns_as_a_whole() {
+        use super::concerns;
+        let none = |_: &str| false;
+        // Each seen twice: a subsystem, not a passing mention.
+        let go = "var wg sync.WaitGroup\nwg := new(sync.WaitGroup)\n";
+        assert_eq!(concerns(go, &none), ["WaitGroup"]);
+        let py = "pool = ThreadPoolExecutor(4)\nwith ThreadPoolExecutor() as ex:\n";
+        assert_eq!(concerns(py, &none), ["ThreadPoolExecutor"]);
+        // Parts still count when the whole is no concern word.
+        let log = "log = logging.getLogger(__name__)\nlog.info('x')\n";
+        assert!(concerns(log, &none).iter().any(|w| w == "getLogger"));
+        // Asked for, in the request's words: nothing new.
+        assert!(concerns(go, &|w: &str| w == "waitgroup").is_empty());
+        assert!(concerns(py, &|w: &str| w == "parallel").is_empty());
+    }
+
     #[test]
     fn comments_that_announce_an_addition() {
         let code = "CREATE INDEX i ON orders (customer_id);\n-- Also partition orders by month to keep it small\nx = 1";

@@ -830,7 +830,10 @@ pub fn judge(
             .flat_map(|(_, body)| body.lines())
             .filter(|l| {
                 let t = l.trim();
-                t.contains(char::is_whitespace) || t.contains(['(', '=', ':', '{'])
+                // A quoted path is an import ("github.com/…/promhttp").
+                t.contains(char::is_whitespace)
+                    || t.contains(['(', '=', ':', '{'])
+                    || t.starts_with(['"', '\''])
             })
             .flat_map(|l| [l, "\n"])
             .collect();
