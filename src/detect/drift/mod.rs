@@ -886,7 +886,21 @@ pub fn judge(
     // A figure of the request repeated ("port 8080") ties the answer to it
     // as a shared word does. (A shared framework does not: "useEffect" for
     // a React question on passing data up answers another question.)
-    let covered = covered + usize::from(shares_figure(&facts.figures, response));
+    // Two Chinese or Japanese bigrams of the request repeated ("証明",
+    // "期限") tie the answer to it as a shared word does.
+    let shared_bigrams = task.map_or(0, |t| {
+        t.iter()
+            .filter(|(st, _, _)| {
+                // Two kana are grammar ("です", "から").
+                cjk_pair(st).is_some_and(|(a, b)| !is_hiragana(a) || !is_hiragana(b))
+                    && !opener::CJK_FILLER.contains(st)
+                    && resp_bag.contains_stem(st)
+            })
+            .count()
+    });
+    let covered = covered
+        + usize::from(shares_figure(&facts.figures, response))
+        + usize::from(shared_bigrams >= 2);
     let reply_only = facts.closing || facts.confirms || short_reply(&scanned) || asks_back;
     let quiet_reply = reply_only || task_content == 0;
     // Four words are too few to weigh: "Scadenza, oppure termine ultimo."
@@ -1130,6 +1144,10 @@ fn other_goal(
 }
 
 /// The two characters of a CJK bigram stem.
+fn is_hiragana(c: char) -> bool {
+    ('\u{3041}'..='\u{309f}').contains(&c)
+}
+
 fn cjk_pair(stem: &str) -> Option<(char, char)> {
     let mut chars = stem.chars();
     let (a, b) = (chars.next()?, chars.next()?);
@@ -1209,6 +1227,20 @@ mod tests {
         let t = KeywordBag::from_text(task);
         let r = KeywordBag::from_text(response);
         judge(&facts, &[&t], &[], response, &r, 0.85)
+    }
+
+    #[test]
+    fn shared_japanese_bigrams_tie_an_answer_to_its_request() {
+        let task = "DNSキャッシュの削除方法を教えてください。";
+        let answer = "キャッシュを削除するには、Windows なら `ipconfig /flushdns`、macOS なら \
+                      `sudo dscacheutil -flushcache` を実行します。Chrome や Firefox も独自に \
+                      保持しているので、ブラウザの設定からも消しておくと確実です。";
+        let r = run(task, answer);
+        assert_eq!(r.cause, None, "{r:?}");
+        // Grammar alone ("です", "から") ties nothing.
+        let elsewhere = "Windows Update は設定アプリから実行できます。Defender Firewall \
+                         と BitLocker の状態も同じ画面で確認できるので便利です。";
+        assert_eq!(run(task, elsewhere).cause, Some(Cause::OffTopic));
     }
 
     #[test]

@@ -41,7 +41,7 @@ const OPENERS: &[&[&str]] = &[
 /// "如果你想知道…", "if you want to know …"): no goal is made of them.
 pub const CJK_FILLER: &[&str] = &[
     "知道", "了解", "到哪", "哪了", "哪里", "哪儿", "什么", "怎么", "怎样", "如何", "可以", "一下",
-    "的话", "是否", "能否", "需要", "多少", "たい", "する", "には", "ので",
+    "的话", "是否", "能否", "需要", "多少", "たい", "する", "には", "ので", "一个", "这个", "那个",
 ];
 
 /// The words of the goal clause, after its opener, as a word range.
@@ -62,16 +62,17 @@ pub fn goal(s: &Scanned) -> Option<std::ops::Range<usize>> {
     }
     let w = s.words.get(first).filter(|w| !w.code)?;
     let clause = s.clause_range(w.clause);
-    // Japanese puts the goal first and "には" (or "場合は", "if you want
-    // to …") after it.
+    // Japanese puts the goal first and "には" (or "たい場合は", "if you want
+    // to …") after it. A bare "場合は" ("引っ越す場合は", "when moving")
+    // states the asker's situation, not a goal.
     if let Some(at) =
         (clause.start + 2..clause.end).find(|&i| s.word(i - 1) == "に" && s.word(i) == "は")
     {
         return Some(clause.start..at - 1);
     }
-    if let Some(at) = (clause.start + 3..clause.end)
-        .find(|&i| s.word(i - 2) == "場" && s.word(i - 1) == "合" && s.word(i) == "は")
-    {
+    if let Some(at) = (clause.start + 5..clause.end).find(|&i| {
+        s.word(i - 4) == "た" && s.word(i - 3) == "い" && s.span(i - 2, i + 1) == "場合は"
+    }) {
         return Some(clause.start..at - 2);
     }
     OPENERS.iter().find_map(|opener| {
@@ -112,6 +113,11 @@ mod tests {
         assert_eq!(
             goal_text("直前のコミットを取り消したい場合は、git revert を使います。").as_deref(),
             Some("直前のコミットを取り消したい")
+        );
+        // A situation ("when moving to another town") is not a goal.
+        assert_eq!(
+            goal_text("別の市区町村へ引っ越す場合は、転出届を出します。"),
+            None
         );
         assert_eq!(
             goal_text("想提高信用卡额度的话，可以在 App 里申请。").as_deref(),
