@@ -35,6 +35,17 @@ const INTENTS: &[&[&str]] = &[
         "возмещ",
         "退款",
         "返金",
+        // Money back for a delay or a loss.
+        "compensation",
+        "entschädig",
+        "indemnis",
+        "indemniz",
+        "indeniz",
+        "risarcim",
+        "компенсац",
+        "赔偿",
+        "补偿",
+        "補償",
     ],
     &[
         "deliver",
@@ -153,6 +164,8 @@ const INTENTS: &[&[&str]] = &[
     ],
     &[
         "boarding",
+        "check-in",
+        "=checkin",
         "embarque",
         "embarquement",
         "einchecken",
@@ -268,5 +281,14 @@ mod tests {
         assert_ne!(bits("the card from my profile") & ANSWER_ONLY, 0);
         // Hyphenated terms are found although the scanner splits them.
         assert_ne!(bits("The Wi-Fi password is on your key card."), 0);
+        let boarding = bits("Boarding starts at 9.");
+        assert_ne!(boarding, 0);
+        assert_eq!(bits("Online check-in opens 24 hours before."), boarding);
+        // Compensation for a delay is money back, like a refund.
+        assert_eq!(
+            bits("我的航班延误了，可以申请赔偿吗？"),
+            bits("How do I get a refund?")
+        );
+        assert_eq!(bits("Wie bekomme ich eine Entschädigung?"), bits("refund"));
     }
 }
