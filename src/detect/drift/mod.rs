@@ -28,6 +28,7 @@ mod opener;
 mod operations;
 mod opposites;
 mod scan;
+mod schema;
 mod tech;
 mod words;
 
@@ -974,6 +975,14 @@ fn limits_broken(
     {
         return Some(v);
     }
+    // "Keep the schema as it is": an ALTER TABLE in the code breaks it.
+    if schema::ruled_out(&facts.forbidden, &facts.protected)
+        && let Some(v) = non_empty(schema::changes(
+            &limits::fenced_blocks(response).collect::<String>(),
+        ))
+    {
+        return Some(v);
+    }
     // "Don't mention prices": any amount of money breaks it.
     if limits::prices_ruled_out(&facts.forbidden)
         && let Some(amount) = limits::money(response)
@@ -1266,6 +1275,17 @@ mod tests {
                 .any(|t| t == "newsletter" || t == "croissants"),
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn a_kept_schema_is_broken_by_an_alter_table() {
+        let task =
+            "Make this report query faster. Keep the table structure as it is, we can't migrate.";
+        let altered = "Store the total on each row so the report reads it directly:\n\n```sql\nALTER TABLE invoices ADD COLUMN line_total numeric;\nSELECT customer_id, SUM(line_total) FROM invoices GROUP BY customer_id;\n```";
+        let r = run(task, altered);
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        let kept = "Filter before grouping and select only what the report shows:\n\n```sql\nSELECT customer_id, SUM(amount) FROM invoices WHERE issued_at >= '2024-01-01' GROUP BY customer_id;\n```";
+        assert_eq!(run(task, kept).cause, None);
     }
 
     #[test]
