@@ -789,16 +789,27 @@ pub fn judge(
         };
         // A quoted text is the one given back; words outside it explain
         // the corrections.
-        let quoted: Vec<&str> = scanned
-            .words
-            .iter()
-            .filter(|w| w.quoted)
-            .map(|w| scanned.text_of(w))
-            .collect();
+        // Runs of quoted words as written: Chinese and Japanese characters
+        // joined by spaces would make no bigrams.
+        let mut quoted: Vec<&str> = Vec::new();
+        let mut run_start = None;
+        for (i, w) in scanned.words.iter().enumerate() {
+            match (w.quoted, run_start) {
+                (true, None) => run_start = Some(i),
+                (false, Some(a)) => {
+                    quoted.push(scanned.span(a, i));
+                    run_start = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(a) = run_start {
+            quoted.push(scanned.span(a, scanned.words.len()));
+        }
         let given_back = if quoted.is_empty() {
             None
         } else {
-            Some(KeywordBag::from_text(&quoted.join(" ")))
+            Some(KeywordBag::from_text(&quoted.join("\n")))
         };
         let mut new: Vec<String> = Vec::new();
         for (st, surface, _) in given_back.as_ref().unwrap_or(resp_bag).iter() {
@@ -809,6 +820,23 @@ pub fn judge(
         if new.len() >= 3 {
             new.truncate(MAX_LISTED);
             return report(Cause::Additions, new);
+        }
+        // Chinese and Japanese: a typo fixed changes a character, two
+        // bigrams at most; a rewording brings many.
+        let bag = given_back.as_ref().unwrap_or(resp_bag);
+        let (mut pairs, mut fresh) = (0usize, Vec::new());
+        for (st, surface, _) in bag.iter().filter(|(st, _, _)| cjk_pair(st).is_some()) {
+            pairs += 1;
+            if !anchor.has_same_word(st, surface) {
+                fresh.push(surface.to_string());
+            }
+        }
+        if fresh.len() >= 6 && fresh.len() * 3 >= pairs {
+            // Pairs with a kanji or katakana first: kana pairs are grammar.
+            let kana = |w: &String| w.chars().all(is_hiragana);
+            fresh.sort_by_key(kana);
+            fresh.truncate(MAX_LISTED);
+            return report(Cause::Additions, fresh);
         }
     }
     // One section asked for, others written around it.
@@ -1275,6 +1303,18 @@ mod tests {
                 .any(|t| t == "newsletter" || t == "croissants"),
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn a_chinese_text_to_proofread_is_not_reworded() {
+        let task =
+            "帮我改一下错别字，别的不要动：「我们明天在会义室开会，请大家准时参家，不要迟到。」";
+        let fixed = "「我们明天在会议室开会，请大家准时参加，不要迟到。」";
+        assert_eq!(run(task, fixed).cause, None);
+        let reworded = "「各位同事：明日上午十点将于三楼大会议室召开例会，敬请拨冗准时出席。」";
+        let r = run(task, reworded);
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        assert!(r.tokens.iter().any(|t| t == "同事" || t == "例会"), "{r:?}");
     }
 
     #[test]
