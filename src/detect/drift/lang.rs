@@ -14,6 +14,7 @@ pub fn language(text: &str) -> String {
 /// human language), the first 600 characters' worth: plenty to tell.
 pub fn language_of_scanned(s: &Scanned) -> String {
     let (mut counts, mut chars) = (Counts::default(), 0usize);
+    counts.marks = marks(s.text.chars().take(600));
     for w in s.words.iter().filter(|w| !w.code && !w.caps) {
         if chars >= 600 {
             break;
@@ -34,6 +35,27 @@ struct Counts {
     cyr: usize,
     latin: usize,
     profiles: [usize; 6],
+    /// Letters and marks only one Latin-script language uses, per profile.
+    marks: [usize; 6],
+}
+
+/// Spellings only one language of `LATIN_PROFILES` (en, es, de, fr, pt, it)
+/// uses: "¿", "ñ" are Spanish, "ã" Portuguese, "ß" German, "œ" French.
+fn marks(text: impl Iterator<Item = char>) -> [usize; 6] {
+    let mut m = [0usize; 6];
+    for c in text {
+        let i = match c {
+            '¿' | '¡' | 'ñ' | 'Ñ' => 1,
+            'ß' | 'ä' | 'Ä' => 2,
+            'œ' | 'Œ' | 'ë' | 'û' => 3,
+            'ã' | 'õ' | 'Ã' | 'Õ' => 4,
+            _ => continue,
+        };
+        if let Some(n) = m.get_mut(i) {
+            *n += 1;
+        }
+    }
+    m
 }
 
 impl Counts {
@@ -81,13 +103,48 @@ impl Counts {
             .collect();
         crate::sort::sort_by(&mut scores, |a, b| b.cmp(a));
         // Short texts share function words across languages: require a clear lead.
-        match (scores.first(), scores.get(1)) {
+        let lead = |scores: &[(usize, &str)]| match (scores.first(), scores.get(1)) {
             (Some(&(best, lang)), Some(&(second, _)))
                 if (best >= 3 && best >= second + 2) || (best == 2 && second == 0) =>
             {
-                lang.to_string()
+                Some(lang.to_string())
             }
-            _ => String::new(),
+            _ => None,
+        };
+        if let Some(lang) = lead(&scores) {
+            return lang;
         }
+        // Too few function words: a spelling only one language uses counts
+        // as two of them ("¿Dónde está la estación?").
+        let marked = self.marks.iter().any(|&n| n > 0);
+        if !marked || self.latin * 2 < total {
+            return String::new();
+        }
+        let mut scores: Vec<(usize, &str)> = LATIN_PROFILES
+            .iter()
+            .zip(self.profiles.iter().zip(self.marks))
+            .map(|((lang, _), (n, m))| (n + 2 * m.min(1), *lang))
+            .collect();
+        crate::sort::sort_by(&mut scores, |a, b| b.cmp(a));
+        lead(&scores).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::language;
+
+    #[test]
+    fn short_texts_are_told_by_spellings_only_one_language_uses() {
+        assert_eq!(language("¿Dónde está la estación de tren?"), "es");
+        assert_eq!(language("Onde fica a estação de trem?"), "pt");
+        // Without such a spelling, a short text stays undecided.
+        assert_eq!(language("Dove si trova la stazione?"), "");
+        // Function words still decide when they are clear: an English
+        // sentence quoting Spanish is English.
+        assert_eq!(
+            language("In Spanish you would ask ¿Dónde está? when you are lost in the city."),
+            "en"
+        );
     }
 }
