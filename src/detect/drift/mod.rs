@@ -1952,6 +1952,16 @@ mod tests {
     }
 
     #[test]
+    fn another_orm_for_django_models() {
+        let task = "How do I add a unique constraint to an existing Django model field?";
+        let alembic = "Generate a migration and edit it:\n\n```bash\nalembic revision -m \"unique email\"\n```\n\nthen call `op.create_unique_constraint('uq_email', 'users', ['email'])` in `upgrade()` and run `alembic upgrade head`.";
+        let r = run(task, alembic);
+        assert_eq!(r.cause, Some(Cause::Framework), "{r:?}");
+        let django = "Set `unique=True` on the field, then run `python manage.py makemigrations` and `python manage.py migrate`; Django writes the constraint for you.";
+        assert_eq!(run(task, django).cause, None);
+    }
+
+    #[test]
     fn additions_announced_after_a_file_name_or_in_portuguese() {
         let task = "Add a unit test for how `slugify` handles spaces.";
         let test = "```python\ndef test_slugify_spaces():\n    assert slugify('hello world') == 'hello-world'\n```";

@@ -632,8 +632,10 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
     &[&["json"], &["yaml", "yml"], &["toml"], &["xml"]],
     &[&["cron", "crontab"], &["systemd", "systemctl"]],
     &[&["pytorch", "torch"], &["tensorflow", "kera"], &["jax"]],
+    // ORMs and their migration tools (Django's own is a member too).
     &[
-        &["sqlalchemi"],
+        &["sqlalchemi", "alemb"],
+        &["django"],
         &["prisma"],
         &["typeorm"],
         &["sequel"],
