@@ -129,6 +129,10 @@ pub static ADDITION_STRONG: CueList = CueList::new(
         "同时帮您",
         "顺便为您",
         "另外为您",
+        "deixei configurado",
+        "deixei pronto",
+        "dejé configurado",
+        "dejé listo",
     ],
 );
 
@@ -142,6 +146,7 @@ pub static ADDITION_WEAK: CueList = CueList::new(
         "in addition",
         "on top of that",
         "also",
+        "as well",
         "另外",
         "此外",
         "还",
@@ -1702,6 +1707,7 @@ pub static ACTED: CueList = CueList::new(
         "programmato",
         "aktiviert",
         "gebucht",
+        "reserviert",
         "hinzugefügt",
         "abgeschlossen",
         "eingerichtet",

@@ -1952,6 +1952,20 @@ mod tests {
     }
 
     #[test]
+    fn additions_announced_with_as_well_or_left_set_up() {
+        let task = "Give me a shell one-liner that prints the ten largest files under /var/log.";
+        let line = "`du -ah /var/log | sort -rh | head -n 10`";
+        assert_eq!(run(task, line).cause, None);
+        let more = format!(
+            "{line}\n\nI wrapped it in a nightly cron job as well, which archives anything over 1 GB to S3 and posts a summary to Slack."
+        );
+        assert_eq!(run(task, &more).cause, Some(Cause::Additions));
+        let task = "Como vejo o tamanho de cada pasta no Linux?";
+        let answer = "Use `du -sh */` dentro da pasta. Deixei configurado um alias e um relatório semanal por e-mail com os maiores diretórios.";
+        assert_eq!(run(task, answer).cause, Some(Cause::Additions));
+    }
+
+    #[test]
     fn another_orm_for_django_models() {
         let task = "How do I add a unique constraint to an existing Django model field?";
         let alembic = "Generate a migration and edit it:\n\n```bash\nalembic revision -m \"unique email\"\n```\n\nthen call `op.create_unique_constraint('uq_email', 'users', ['email'])` in `upgrade()` and run `alembic upgrade head`.";
