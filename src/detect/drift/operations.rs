@@ -247,7 +247,6 @@ const OPERATIONS: &[&[&str]] = &[
     &[
         "=avg",
         "average",
-        "~=mean",
         "durchschnitt",
         "=moyenne",
         "=promedio",
@@ -576,6 +575,12 @@ mod tests {
         let restart = Scanned::new("Restart the pod, then restart the service.");
         assert_eq!(other(&restart, &asked), (2, false));
         assert_eq!(words(&restart, &asked), ["restart"]);
+        // "What does it mean?" asks no average.
+        assert!(ops("What does exit code 137 mean, and how do I fix it?").is_empty());
+        assert_eq!(
+            ops("Compute the average per region."),
+            ops("Calcula el promedio por región.")
+        );
     }
 
     #[test]
