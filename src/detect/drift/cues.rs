@@ -936,6 +936,23 @@ pub static LEFT_OUT: CueList = CueList::new(
         "убран*",
         "去掉",
         "已删除",
+        // What is there already is not being added: "the existing index".
+        "existing",
+        "already exists",
+        "already exist",
+        "existente",
+        "existentes",
+        "existant",
+        "existante",
+        "existants",
+        "vorhanden*",
+        "bestehend*",
+        "esistente",
+        "esistenti",
+        "существующ*",
+        "已有",
+        "现有",
+        "既存",
     ],
 );
 

@@ -1966,6 +1966,17 @@ mod tests {
     }
 
     #[test]
+    fn a_ruled_out_thing_that_already_exists_may_be_named() {
+        let task = "How can I make this dashboard query faster? Don't add indexes, the DBA has to approve every one.";
+        let existing = "Rewrite the filter as a range so the planner can use the existing index on created_at, \
+                        and select only the four columns the dashboard shows instead of SELECT *.";
+        assert_eq!(run(task, existing).cause, None);
+        let added = "Add an index on created_at and the filter becomes a quick range scan; a second index \
+                     on (user_id, created_at) speeds up the per-user view.";
+        assert_eq!(run(task, added).cause, Some(Cause::Forbidden));
+    }
+
+    #[test]
     fn another_orm_for_django_models() {
         let task = "How do I add a unique constraint to an existing Django model field?";
         let alembic = "Generate a migration and edit it:\n\n```bash\nalembic revision -m \"unique email\"\n```\n\nthen call `op.create_unique_constraint('uq_email', 'users', ['email'])` in `upgrade()` and run `alembic upgrade head`.";
