@@ -885,6 +885,12 @@ pub fn judge(
         if !packages.is_empty() {
             return report(Cause::Additions, packages);
         }
+        // Database objects nobody asked for: a trigger, a view, a partitioned
+        // table around "a query for January's orders".
+        let objects = schema::unasked(&code, &known);
+        if !objects.is_empty() {
+            return report(Cause::Additions, objects);
+        }
         // A narrow edit answered with code that grew around it.
         if !facts.edited_lines.is_empty() {
             let grown = additions::grown_code(&code, &facts.edited_lines, &known);
@@ -1315,6 +1321,27 @@ mod tests {
         let r = run(task, reworded);
         assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
         assert!(r.tokens.iter().any(|t| t == "同事" || t == "例会"), "{r:?}");
+    }
+
+    #[test]
+    fn database_objects_nobody_asked_for() {
+        let task = "Write a query that lists last month's refunds over 100 euros.";
+        let query = "```sql\nSELECT id, amount FROM refunds WHERE amount > 100 AND created_at >= date_trunc('month', now()) - interval '1 month' AND created_at < date_trunc('month', now());\n```";
+        assert_eq!(run(task, query).cause, None);
+        let view = format!(
+            "{query}\n\n```sql\nCREATE MATERIALIZED VIEW big_refunds AS SELECT * FROM refunds WHERE amount > 100;\n```"
+        );
+        let r = run(task, &view);
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        // Asked for, in any of the languages: a table to create is the answer.
+        for task in [
+            "Crea una tabla de clientes con id, nombre y email en Postgres.",
+            "帮我创建一张客户表，字段有 id、姓名和邮箱。",
+            "Создай таблицу клиентов с полями id, имя и email.",
+        ] {
+            let table = "```sql\nCREATE TABLE clientes (id serial PRIMARY KEY, nombre text NOT NULL, email text UNIQUE);\n```";
+            assert_eq!(run(task, table).cause, None, "{task}");
+        }
     }
 
     #[test]

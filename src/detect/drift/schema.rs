@@ -55,6 +55,160 @@ pub fn changes(code: &str) -> Vec<String> {
         .collect()
 }
 
+// The words that ask for each object, in the nine languages.
+const TRIGGER: &[&str] = &[
+    "trigger",
+    "disparador",
+    "déclencheur",
+    "триггер",
+    "触发器",
+    "トリガー",
+];
+const VIEW: &[&str] = &[
+    "view",
+    "materialized",
+    "vista",
+    "vue",
+    "ansicht",
+    "представление",
+    "视图",
+    "ビュー",
+];
+const PARTITION: &[&str] = &[
+    "partition",
+    "partición",
+    "partitionnement",
+    "partitionierung",
+    "partição",
+    "partizione",
+    "партиция",
+    "分区",
+    "パーティション",
+];
+const FUNCTION: &[&str] = &[
+    "function",
+    "procedure",
+    "función",
+    "procedimiento",
+    "fonction",
+    "procédure",
+    "funktion",
+    "prozedur",
+    "função",
+    "procedimento",
+    "funzione",
+    "функция",
+    "процедура",
+    "函数",
+    "存储过程",
+    "関数",
+    "プロシージャ",
+];
+const SCHEDULE: &[&str] = &[
+    "cron",
+    "schedule",
+    "programar",
+    "planifier",
+    "planen",
+    "agendar",
+    "pianificare",
+    "расписание",
+    "定时",
+    "スケジュール",
+];
+const CONSTRAINT: &[&str] = &[
+    "constraint",
+    "unique",
+    "key",
+    "restricción",
+    "único",
+    "contrainte",
+    "einschränkung",
+    "eindeutig",
+    "restrição",
+    "vincolo",
+    "unico",
+    "ограничение",
+    "уникальный",
+    "约束",
+    "唯一",
+    "制約",
+    "一意",
+];
+const REQUIRED: &[&str] = &[
+    "null",
+    "required",
+    "mandatory",
+    "obligatorio",
+    "obligatoire",
+    "pflicht",
+    "obrigatório",
+    "obbligatorio",
+    "обязательный",
+    "必填",
+    "必須",
+];
+const TABLE: &[&str] = &[
+    "table",
+    "schema",
+    "create",
+    "tabla",
+    "crear",
+    "créer",
+    "tabelle",
+    "erstellen",
+    "tabela",
+    "criar",
+    "tabella",
+    "creare",
+    "таблица",
+    "таблицу",
+    "создать",
+    "создай",
+    "创建",
+    "建表",
+    "テーブル",
+    "作成",
+];
+
+/// Database objects an answer's SQL creates (lowercase statement starts)
+/// and the words of a request that ask for them. Indexes are left out: an
+/// index is the usual answer to a slow query, asked for or not.
+const OBJECTS: &[(&str, &[&str])] = &[
+    ("create trigger", TRIGGER),
+    ("create materialized view", VIEW),
+    ("create view", VIEW),
+    ("create or replace view", VIEW),
+    ("partition by range", PARTITION),
+    ("partition by list", PARTITION),
+    ("partition by hash", PARTITION),
+    ("create procedure", FUNCTION),
+    ("create function", FUNCTION),
+    ("create or replace function", FUNCTION),
+    ("cron.schedule", SCHEDULE),
+    ("add constraint", CONSTRAINT),
+    ("set not null", REQUIRED),
+    ("create table", TABLE),
+];
+
+/// Database objects `code` creates that the request never asked for
+/// (`asked` tells whether it named a word): a trigger and an audit table
+/// around "a query for January's orders".
+pub fn unasked(code: &str, asked: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let folded = code
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    let mut found: Vec<String> = Vec::new();
+    for (statement, words) in OBJECTS {
+        if folded.contains(statement) && !words.iter().any(|w| asked(w)) {
+            found.push((*statement).to_string());
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,6 +223,25 @@ mod tests {
         assert!(ruled_out(&stems(&["структуру", "таблиц"]), &[]));
         assert!(ruled_out(&[], &stems(&["表结", "结构"])));
         assert!(!ruled_out(&stems(&["logging"]), &stems(&["signatur"])));
+    }
+
+    #[test]
+    fn objects_nobody_asked_for() {
+        let code = "SELECT * FROM orders WHERE created_at >= '2024-01-01';\n\
+                    CREATE TABLE orders_audit (id serial);\n\
+                    CREATE TRIGGER trg AFTER UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION log_it();";
+        assert_eq!(
+            unasked(code, &|_| false),
+            ["create trigger", "create table"]
+        );
+        // Named by the request: asked for.
+        assert_eq!(
+            unasked(code, &|w| w == "trigger" || w == "table"),
+            Vec::<String>::new()
+        );
+        // A window's PARTITION BY and an index are no new objects.
+        let window = "SELECT id, ROW_NUMBER() OVER (PARTITION BY customer_id ORDER BY total) FROM orders;\nCREATE INDEX ON orders (customer_id);";
+        assert!(unasked(window, &|_| false).is_empty());
     }
 
     #[test]
