@@ -4,7 +4,7 @@
 use super::scan::{CueList, Source};
 
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 43] = [
+pub static ALL: [&CueList; 44] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,
@@ -48,6 +48,7 @@ pub static ALL: [&CueList; 43] = [
     &PROOFREAD,
     &ACTED_ON_YOU,
     &NO_LONGER,
+    &NOT_HAVE,
 ];
 
 /// Announces an addition outright, whoever reads it.
@@ -1869,6 +1870,33 @@ pub static NO_LONGER: CueList = CueList::new(
         "长度不变",
         "長くしないで",
         "長さは変えず",
+    ],
+);
+
+/// "I don't have Excel", "non ho Docker", "у меня нет Python": a tool the
+/// user lacks is ruled out like one they refuse (only a technology is taken
+/// from what follows: "I don't have access" rules nothing out).
+pub static NOT_HAVE: CueList = CueList::new(
+    43,
+    &[
+        "don't have",
+        "do not have",
+        "doesn't have",
+        "haven't got",
+        "no tengo",
+        "no tenemos",
+        "n'ai pas",
+        "n'avons pas",
+        "não tenho",
+        "não temos",
+        "non ho",
+        "non abbiamo",
+        "у меня нет",
+        "у нас нет",
+        "我没有",
+        "我们没有",
+        "没有装",
+        "没装",
     ],
 );
 

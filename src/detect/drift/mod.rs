@@ -241,7 +241,29 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         v.truncate(MAX_FACTS);
         v
     };
-    let (forbidden, protected) = (fit(rules.forbidden), fit(rules.protected));
+    let mut forbidden = rules.forbidden;
+    // A technology the user does not have: the next three words.
+    for h in hits.get(&cues::NOT_HAVE) {
+        let clause_end = s
+            .words
+            .get(h.first)
+            .map_or(h.last, |w| s.clause_range(w.clause).end);
+        for i in h.last..clause_end.min(h.last + 3) {
+            let word = s.word(i);
+            if negation::names_tech(word)
+                && let Some(st) = first_stem(word)
+                && !forbidden.contains(&st)
+            {
+                forbidden.push(st);
+            }
+        }
+    }
+    let (forbidden, protected) = (fit(forbidden), fit(rules.protected));
+    // A technology ruled out is not the one asked about: LibreOffice for
+    // "I don't have Excel" is no sibling answer.
+    let mut tech = tech_in(&s, bag);
+    tech.retain(|t| !forbidden.contains(t));
+    let tech = fit(tech);
     let closing = hits.any(&THANKS) && task.len() < 200 && !task.contains(['?', '？']);
     let mut limits = rules.limits;
     limits.python_minor = limits::python_minor(&s);
@@ -315,7 +337,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         },
         limits,
         lang,
-        tech: fit(tech_in(&s, bag)),
+        tech,
         translation,
         closing,
     }
@@ -2001,6 +2023,31 @@ mod tests {
         let added = "Add an index on created_at and the filter becomes a quick range scan; a second index \
                      on (user_id, created_at) speeds up the per-user view.";
         assert_eq!(run(task, added).cause, Some(Cause::Forbidden));
+    }
+
+    #[test]
+    fn a_tool_the_user_does_not_have_is_ruled_out() {
+        for (task, excel, calc) in [
+            (
+                "I don't have Excel on this laptop. How can I combine two CSV files with the same columns?",
+                "Open the first file in Excel, copy the rows of the second one below it and save as CSV.",
+                "Open both in LibreOffice Calc, paste the second file's rows under the first and save as CSV.",
+            ),
+            (
+                "Non ho Excel su questo portatile: come unisco due CSV con le stesse colonne?",
+                "Apri il primo file in Excel, copia sotto le righe del secondo e salva come CSV.",
+                "Apri entrambi con LibreOffice Calc, incolla le righe del secondo sotto il primo e salva come CSV.",
+            ),
+        ] {
+            let r = run(task, excel);
+            assert_eq!(r.cause, Some(Cause::Forbidden), "{task}: {r:?}");
+            // Another tool is the answer, not a sibling of one asked about.
+            assert_eq!(run(task, calc).cause, None, "{task}");
+        }
+        // What follows is no technology: nothing is ruled out.
+        let task = "I don't have access to the production server. How can I see its logs?";
+        let facts = task_facts(task, &KeywordBag::from_text(task));
+        assert!(facts.forbidden.is_empty(), "{facts:?}");
     }
 
     #[test]

@@ -646,7 +646,7 @@ const NAME_WORDS: &[&str] = &[
 const TEST_WORDS: &[&str] = &["test", "prueba", "тест", "测试", "テスト"];
 
 /// Whether a word names a member of a technology family ("yaml", "python").
-fn names_tech(word: &str) -> bool {
+pub fn names_tech(word: &str) -> bool {
     let stem = first_stem(word).unwrap_or_default();
     FAMILIES.iter().flat_map(|f| f.iter()).any(|member| {
         member.iter().any(|m| {

@@ -632,6 +632,7 @@ pub(super) const FAMILIES: &[&[&[&str]]] = &[
     &[&["json"], &["yaml", "yml"], &["toml"], &["xml"]],
     &[&["cron", "crontab"], &["systemd", "systemctl"]],
     &[&["pytorch", "torch"], &["tensorflow", "kera"], &["jax"]],
+    &[&["excel", "xlsx"], &["google sheets"], &["libreoffic"]],
     // ORMs and their migration tools (Django's own is a member too).
     &[
         &["sqlalchemi", "alemb"],
