@@ -226,6 +226,27 @@ const INTENTS: &[&[&str]] = &[
         "振込",
     ],
     &["=wifi", "wi-fi", "=wlan", "无线网"],
+    &[
+        "öffnungszeit",
+        "=horario",
+        "=horarios",
+        "=orario",
+        "=orari",
+        "营业时间",
+        "営業時間",
+    ],
+    &[
+        "=seat",
+        "=seats",
+        "sitzplatz",
+        "=siège",
+        "=asiento",
+        "=assento",
+        "=posto",
+        "座位",
+        "座席",
+    ],
+    &["roaming", "роуминг", "漫游", "ローミング"],
 ];
 
 /// Intents that say what an answer is about but not what a request is:
@@ -290,5 +311,20 @@ mod tests {
             bits("How do I get a refund?")
         );
         assert_eq!(bits("Wie bekomme ich eine Entschädigung?"), bits("refund"));
+        // Opening hours, seats and roaming, in other words and scripts.
+        // (Terms are single words or CJK: "opening hours" would need two.)
+        assert_eq!(
+            bits("¿Qué horario tiene la tienda?"),
+            bits("Die Öffnungszeiten, bitte.")
+        );
+        assert_ne!(bits("営業時間は何時までですか？"), 0);
+        assert_eq!(
+            bits("Can I pick my seat?"),
+            bits("¿Puedo elegir el asiento?")
+        );
+        assert_eq!(
+            bits("Как подключить роуминг?"),
+            bits("How do I turn on roaming?")
+        );
     }
 }
