@@ -14,7 +14,6 @@ pub fn language(text: &str) -> String {
 /// human language), the first 600 characters' worth: plenty to tell.
 pub fn language_of_scanned(s: &Scanned) -> String {
     let (mut counts, mut chars) = (Counts::default(), 0usize);
-    counts.marks = marks(s.text.chars().take(600));
     for w in s.words.iter().filter(|w| !w.code && !w.caps) {
         if chars >= 600 {
             break;
@@ -23,7 +22,7 @@ pub fn language_of_scanned(s: &Scanned) -> String {
         chars += t.len();
         counts.add_word(t);
     }
-    counts.verdict()
+    counts.verdict(&s.text)
 }
 
 /// Letters per script, and function-word hits per Latin-script language.
@@ -35,8 +34,6 @@ struct Counts {
     cyr: usize,
     latin: usize,
     profiles: [usize; 6],
-    /// Letters and marks only one Latin-script language uses, per profile.
-    marks: [usize; 6],
 }
 
 /// Spellings only one language of `LATIN_PROFILES` (en, es, de, fr, pt, it)
@@ -79,7 +76,7 @@ impl Counts {
         }
     }
 
-    fn verdict(&self) -> String {
+    fn verdict(&self, text: &str) -> String {
         let total = self.han + self.kana + self.hangul + self.cyr + self.latin;
         if total == 0 {
             return String::new();
@@ -116,13 +113,17 @@ impl Counts {
         }
         // Too few function words: a spelling only one language uses counts
         // as two of them ("¿Dónde está la estación?").
-        let marked = self.marks.iter().any(|&n| n > 0);
-        if !marked || self.latin * 2 < total {
+        // Counted only now: most texts are decided above.
+        if self.latin * 2 < total {
+            return String::new();
+        }
+        let marks = marks(text.chars().take(600));
+        if marks.iter().all(|&n| n == 0) {
             return String::new();
         }
         let mut scores: Vec<(usize, &str)> = LATIN_PROFILES
             .iter()
-            .zip(self.profiles.iter().zip(self.marks))
+            .zip(self.profiles.iter().zip(marks))
             .map(|((lang, _), (n, m))| (n + 2 * m.min(1), *lang))
             .collect();
         crate::sort::sort_by(&mut scores, |a, b| b.cmp(a));
