@@ -93,27 +93,31 @@ impl Counts {
         if self.cyr * 3 >= total {
             return "ru".into();
         }
-        let mut scores: Vec<(usize, &str)> = LATIN_PROFILES
-            .iter()
-            .zip(self.profiles)
-            .map(|((lang, _), n)| (n, *lang))
-            .collect();
-        crate::sort::sort_by(&mut scores, |a, b| b.cmp(a));
-        // Short texts share function words across languages: require a clear lead.
-        let lead = |scores: &[(usize, &str)]| match (scores.first(), scores.get(1)) {
-            (Some(&(best, lang)), Some(&(second, _)))
-                if (best >= 3 && best >= second + 2) || (best == 2 && second == 0) =>
-            {
-                Some(lang.to_string())
+        // The language with a clear lead in function words, each profile's
+        // count raised by `bonus`. Short texts share function words across
+        // languages: a lead is required.
+        let lead = |bonus: [usize; 6]| {
+            let mut scores: Vec<(usize, &str)> = LATIN_PROFILES
+                .iter()
+                .zip(self.profiles.iter().zip(bonus))
+                .map(|((lang, _), (n, b))| (n + b, *lang))
+                .collect();
+            crate::sort::sort_by(&mut scores, |a, b| b.cmp(a));
+            match (scores.first(), scores.get(1)) {
+                (Some(&(best, lang)), Some(&(second, _)))
+                    if (best >= 3 && best >= second + 2) || (best == 2 && second == 0) =>
+                {
+                    Some(lang.to_string())
+                }
+                _ => None,
             }
-            _ => None,
         };
-        if let Some(lang) = lead(&scores) {
+        if let Some(lang) = lead([0; 6]) {
             return lang;
         }
         // Too few function words: a spelling only one language uses counts
-        // as two of them ("¿Dónde está la estación?").
-        // Counted only now: most texts are decided above.
+        // as two of them ("¿Dónde está la estación?"). Counted only now:
+        // most texts are decided above.
         if self.latin * 2 < total {
             return String::new();
         }
@@ -121,13 +125,7 @@ impl Counts {
         if marks.iter().all(|&n| n == 0) {
             return String::new();
         }
-        let mut scores: Vec<(usize, &str)> = LATIN_PROFILES
-            .iter()
-            .zip(self.profiles.iter().zip(marks))
-            .map(|((lang, _), (n, m))| (n + 2 * m.min(1), *lang))
-            .collect();
-        crate::sort::sort_by(&mut scores, |a, b| b.cmp(a));
-        lead(&scores).unwrap_or_default()
+        lead(marks.map(|m| 2 * m.min(1))).unwrap_or_default()
     }
 }
 

@@ -768,11 +768,7 @@ pub fn judge(
                 .words
                 .iter()
                 .position(|w| {
-                    seen += if scanned.text_of(w).starts_with(is_cjk) {
-                        0.5
-                    } else {
-                        1.0
-                    };
+                    seen += scanned.unit(w);
                     seen > 1.5 * given
                 })
                 .unwrap_or(0);
@@ -1031,11 +1027,14 @@ fn limits_broken(
     {
         return Some(v);
     }
+    let code = || {
+        limits::fenced_blocks(response)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     // "Keep the schema as it is": an ALTER TABLE in the code breaks it.
     if schema::ruled_out(&facts.forbidden, &facts.protected)
-        && let Some(v) = non_empty(schema::changes(
-            &limits::fenced_blocks(response).collect::<String>(),
-        ))
+        && let Some(v) = non_empty(schema::changes(&code()))
     {
         return Some(v);
     }
@@ -1045,11 +1044,6 @@ fn limits_broken(
     {
         return Some(vec![amount]);
     }
-    let code = || {
-        limits::fenced_blocks(response)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
     if l.no_dependencies
         && let Some(v) = non_empty(limits::third_party(response, known))
     {

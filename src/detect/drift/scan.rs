@@ -292,11 +292,14 @@ impl Scanned {
         self.words
             .iter()
             .filter(|w| pick(w))
-            .map(|w| {
-                let cjk = self.text_of(w).chars().next().is_some_and(is_cjk);
-                if cjk { 0.5 } else { 1.0 }
-            })
+            .map(|w| self.unit(w))
             .sum()
+    }
+
+    /// The size of one word in `units`.
+    pub fn unit(&self, w: &Word) -> f64 {
+        let cjk = self.text_of(w).chars().next().is_some_and(is_cjk);
+        if cjk { 0.5 } else { 1.0 }
     }
 
     /// Sentences with prose in them (a list line counts as one).

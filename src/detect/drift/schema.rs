@@ -40,14 +40,18 @@ pub fn ruled_out(forbidden: &[String], protected: &[String]) -> bool {
         .any(|st| SCHEMA.iter().any(|s| st.starts_with(s)))
 }
 
-/// The schema-changing statements in `code`, as written in `CHANGES`.
-pub fn changes(code: &str) -> Vec<String> {
-    // Whitespace folded so "ALTER  TABLE\n" is found too.
-    let folded = code
-        .split_whitespace()
+/// Code in lowercase with its whitespace folded, so "ALTER  TABLE\n" is
+/// found as "alter table".
+fn folded(code: &str) -> String {
+    code.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
-        .to_lowercase();
+        .to_lowercase()
+}
+
+/// The schema-changing statements in `code`, as written in `CHANGES`.
+pub fn changes(code: &str) -> Vec<String> {
+    let folded = folded(code);
     CHANGES
         .iter()
         .filter(|c| folded.contains(*c))
@@ -212,11 +216,7 @@ pub fn unasked(code: &str, asked: &dyn Fn(&str) -> bool) -> Vec<String> {
     if !WORDS.iter().any(|w| code.contains(w)) {
         return Vec::new();
     }
-    let folded = code
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase();
+    let folded = folded(code);
     let mut found: Vec<String> = Vec::new();
     for (statement, words) in OBJECTS {
         if folded.contains(statement) && !words.iter().any(|w| asked(w)) {
