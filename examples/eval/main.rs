@@ -85,6 +85,11 @@ fn main() {
             load::<drift::Case>("drift-extra6.jsonl")
                 .map(|c| drift::evaluate("Scope drift, seventh development set", &c)),
         ),
+        (
+            "drift-extra7.jsonl",
+            load::<drift::Case>("drift-extra7.jsonl")
+                .map(|c| drift::evaluate("Scope drift, eighth development set", &c)),
+        ),
         ("drift-blind.jsonl", blind("drift-blind.jsonl", "blind set")),
         (
             "drift-blind2.jsonl",

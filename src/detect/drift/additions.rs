@@ -155,9 +155,29 @@ pub fn paid_action(
     new: &dyn Fn(&str, &str) -> bool,
     asked: &dyn Fn(&str, &str) -> bool,
 ) -> Vec<String> {
+    own_action(s, hits, asked, true)
+        .map(|text| {
+            KeywordBag::from_text(text)
+                .iter()
+                .filter(|(st, sf, _)| new(st, sf))
+                .map(|(st, _, _)| st.to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The first sentence reporting an action the assistant took on the user's
+/// account ("I've already moved you onto AF1240", "已为您加购…") whose verb
+/// is not `asked` for; with `paid`, only one naming an amount of money.
+pub fn own_action<'s>(
+    s: &'s Scanned,
+    hits: &Hits,
+    asked: &dyn Fn(&str, &str) -> bool,
+    paid: bool,
+) -> Option<&'s str> {
     let acted = hits.get(&ACTED);
     if acted.is_empty() {
-        return Vec::new();
+        return None;
     }
     let sentence_of = |i: usize| s.words.get(i).map(|w| w.sentence);
     let first_person: Vec<Option<u32>> = first_person(s, hits)
@@ -165,12 +185,9 @@ pub fn paid_action(
         .chain(hits.get(&ACTED_ON_YOU))
         .map(|h| sentence_of(h.first))
         .collect();
-    for h in acted {
+    acted.iter().find_map(|h| {
         let sentence = sentence_of(h.first);
-        let range = match sentence {
-            Some(n) => s.sentence_range(n),
-            None => continue,
-        };
+        let range = s.sentence_range(sentence?);
         let text = s.span(range.start, range.end);
         let own = first_person.contains(&sentence) || ACTED.phrase(h.cue).ends_with('*');
         // A plain verb ("moved") is no less an action for being common.
@@ -183,16 +200,9 @@ pub fn paid_action(
             .get(range.end.saturating_sub(1))
             .and_then(|w| s.text.get(w.end as usize..))
             .map_or("", |t| t.get(..t.len().min(24)).unwrap_or(""));
-        let paid = super::limits::money(text).is_some() || super::limits::money(tail).is_some();
-        if own && verb_new && paid {
-            return KeywordBag::from_text(text)
-                .iter()
-                .filter(|(st, sf, _)| new(st, sf))
-                .map(|(st, _, _)| st.to_string())
-                .collect();
-        }
-    }
-    Vec::new()
+        let money = || super::limits::money(text).is_some() || super::limits::money(tail).is_some();
+        (own && verb_new && (!paid || money())).then_some(text)
+    })
 }
 
 /// Content stems of code comments that open with an addition word

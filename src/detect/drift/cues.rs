@@ -1736,6 +1736,9 @@ pub static ACTED: CueList = CueList::new(
         "оформил*",
         "забронировал*",
         "开通了",
+        "加购",
+        "购买了",
+        "升级了",
         "办理了",
         "预订了",
         "订阅了",
@@ -1837,6 +1840,7 @@ pub static ACTED_ON_YOU: CueList = CueList::new(
         "vous êtes désormais",
         "vous êtes maintenant",
         "您已",
+        "已为您",
     ],
 );
 

@@ -33,6 +33,9 @@ const INTENTS: &[&[&str]] = &[
         "rückerstatt",
         "rimbors",
         "возмещ",
+        "возврат",
+        // "Вернуть деньги": the verb alone also returns goods.
+        "~вернуть",
         "退款",
         "返金",
         // Money back for a delay or a loss.
@@ -247,6 +250,118 @@ const INTENTS: &[&[&str]] = &[
         "座席",
     ],
     &["roaming", "роуминг", "漫游", "ローミング"],
+    // Sending goods back (a refund is money back, often after one).
+    &[
+        "~=return",
+        "~=returning",
+        "=returns",
+        "rücksend",
+        "retoure",
+        "=retour",
+        "devoluci",
+        "devoluç",
+        "=reso",
+        "退货",
+        "返品",
+    ],
+    // What is on the menu for a diet.
+    &[
+        "vegetarian",
+        "végétar",
+        "vegan",
+        "végan",
+        "gluten",
+        "allerg",
+        "=halal",
+        "=kosher",
+        "вегетариан",
+        "веган",
+        "аллерг",
+        "глютен",
+        "素食",
+        "过敏",
+        "ベジタリアン",
+        "ヴィーガン",
+        "アレルギー",
+    ],
+    // A second sign-in factor.
+    &[
+        "two-factor",
+        "=2fa",
+        "authenticator",
+        "zwei-faktor",
+        "двухфактор",
+        "双重验证",
+        "两步验证",
+        "二段階認証",
+        "二要素認証",
+    ],
+    // A card's PIN.
+    &["=pin", "pin-code", "пин-код", "暗証番号"],
+    // Paying by tapping the card.
+    &[
+        "contactless",
+        "kontaktlos",
+        "бесконтакт",
+        "闪付",
+        "非接触",
+        "タッチ決済",
+    ],
+    // Bills paid by themselves.
+    &[
+        "autopay",
+        "auto-pay",
+        "lastschrift",
+        "prélève",
+        "domiciliaci",
+        "автоплат",
+        "自动扣款",
+        "自动缴费",
+        "自動引き落とし",
+        "口座振替",
+    ],
+    &[
+        "insur",
+        "versicher",
+        "=assurance",
+        "assicura",
+        "страхов",
+        "保险",
+        "保険",
+    ],
+    // Vouchers, coupons and gift cards.
+    &[
+        "voucher",
+        "gutschein",
+        "coupon",
+        "cupon",
+        "cupom",
+        "giftcard",
+        "gift-card",
+        "купон",
+        "промокод",
+        "优惠券",
+        "代金券",
+        "クーポン",
+        "ギフトカード",
+    ],
+    // Mail nobody wants any more.
+    &[
+        "unsubscrib",
+        "newsletter",
+        "=marketing",
+        "promotional",
+        "werbemail",
+        "désabonn",
+        "désinscri",
+        "desuscrib",
+        "отписа",
+        "рассылк",
+        "退订",
+        "配信停止",
+        "メルマガ",
+    ],
+    &["wheelchair", "rollstuhl", "инвалидн", "轮椅", "車椅子"],
 ];
 
 /// Intents that say what an answer is about but not what a request is:
@@ -258,12 +373,22 @@ const _: () = assert!(INTENTS.len() <= 32);
 
 static LEXICON: Lexicon = Lexicon::new(INTENTS);
 
-/// The intents a text touches, as bits, and how many of its words name
-/// them that `fresh` accepts (an answer's words not already in the
-/// conversation).
+/// The intents a request asks about, as bits (weak terms count here).
+pub fn asked(s: &Scanned) -> u32 {
+    let mut bits = 0u32;
+    LEXICON.found(s, false, &mut |i, _, _| bits |= 1 << i);
+    bits & !ANSWER_ONLY
+}
+
+/// The intents an answer touches, as bits, and how many of its words name
+/// them that `fresh` accepts (words not already in the conversation). Weak
+/// terms ("return") are too common in answers to count.
 pub fn of(s: &Scanned, fresh: &dyn Fn(&str) -> bool) -> (u32, u32) {
     let (mut bits, mut hits) = (0u32, 0u32);
-    LEXICON.found(s, false, &mut |i, w, _| {
+    LEXICON.found(s, false, &mut |i, w, weak| {
+        if weak {
+            return;
+        }
         bits |= 1 << i;
         hits += u32::from(fresh(w));
     });
@@ -273,8 +398,8 @@ pub fn of(s: &Scanned, fresh: &dyn Fn(&str) -> bool) -> (u32, u32) {
 /// The words of a text that name an intent of `bits`, for a warning to list.
 pub fn words(s: &Scanned, bits: u32) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    LEXICON.found(s, false, &mut |i, w, _| {
-        if bits & 1 << i != 0 && out.len() < 8 && !out.iter().any(|o| o == w) {
+    LEXICON.found(s, false, &mut |i, w, weak| {
+        if !weak && bits & 1 << i != 0 && out.len() < 8 && !out.iter().any(|o| o == w) {
             out.push(w.to_string());
         }
     });
@@ -287,6 +412,10 @@ mod tests {
 
     fn bits(text: &str) -> u32 {
         of(&Scanned::new(text), &|_| true).0
+    }
+
+    fn asked_bits(text: &str) -> u32 {
+        asked(&Scanned::new(text))
     }
 
     #[test]
@@ -326,5 +455,43 @@ mod tests {
             bits("Как подключить роуминг?"),
             bits("How do I turn on roaming?")
         );
+        // The eighth round's intents, each the same across languages.
+        for (a, b) in [
+            ("Is the pasta vegan?", "¿Tienen opciones sin gluten?"),
+            ("How do I turn on two-factor?", "二段階認証を設定したい"),
+            ("I forgot my card PIN.", "Я забыл PIN карты."),
+            ("Can I pay contactless?", "Geht das kontaktlos?"),
+            (
+                "How do I switch on autopay?",
+                "Wie richte ich eine Lastschrift ein?",
+            ),
+            (
+                "Does my card include travel insurance?",
+                "Ist eine Versicherung dabei?",
+            ),
+            (
+                "My voucher code doesn't work.",
+                "Mein Gutschein funktioniert nicht.",
+            ),
+            (
+                "How do I unsubscribe from the newsletter?",
+                "Как отписаться от рассылки?",
+            ),
+            (
+                "I need a wheelchair at the gate.",
+                "Ich brauche einen Rollstuhl.",
+            ),
+        ] {
+            assert_ne!(bits(a), 0, "{a}");
+            assert_eq!(bits(a), bits(b), "{a} / {b}");
+        }
+        // Returns: "return" asks in a request but is every program's word.
+        let returns = asked_bits("How do I return these shoes?");
+        assert_ne!(returns, 0);
+        assert_eq!(bits("The function should return a list."), 0);
+        assert_eq!(returns, bits("Start the Rücksendung online."));
+        // "Вернуть деньги" and "возврат" are a refund.
+        assert_eq!(asked_bits("Хочу вернуть деньги."), bits("refund"));
+        assert_eq!(bits("Возврат оформлен."), bits("refund"));
     }
 }

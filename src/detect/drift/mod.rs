@@ -298,9 +298,6 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         (Vec::new(), Vec::new())
     };
     let (names, signatures) = (fit(names), fit(signatures));
-    let mut figures = limits::digit_runs(task);
-    figures.retain(|f| f.len() >= 3);
-    figures.dedup();
     // Three words at least: "Translate 'Hello'" is answered with notes.
     let quoted = s.units(|w| w.quoted && !w.code);
     let translated_words = if translation && quoted >= 3.0 {
@@ -308,6 +305,12 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     } else {
         0
     };
+    let mut figures = limits::digit_runs(task);
+    // A translation's text is short: its day of the month ties the
+    // translation to it too ("fino al 25 agosto" → "until 25 August").
+    let least = if translated_words > 0 { 2 } else { 3 };
+    figures.retain(|f| f.len() >= least);
+    figures.dedup();
     TaskFacts {
         translated_words,
         figures: fit(figures),
@@ -320,7 +323,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         intents: if task.contains("```") {
             0
         } else {
-            intents::of(&s, &|_| true).0 & !intents::ANSWER_ONLY
+            intents::asked(&s)
         },
         ops: operations::of(&s),
         sides: opposites::asked(&s),
@@ -646,6 +649,7 @@ pub fn judge(
         forbidden: &facts.forbidden,
         protected: &facts.protected,
         limits: facts.limits,
+        lang: &resp_lang,
     };
     if !rules.is_empty() {
         let new_content = || -> Vec<String> {
@@ -658,6 +662,22 @@ pub fn judge(
         };
         if let Some(tokens) = negation::violation(&rules, &scanned, &hits, resp_bag, &new_content) {
             return report(Cause::Forbidden, tokens);
+        }
+        // An action on the account the user ruled out ("don't rebook me, just
+        // tell me the options"), reported done in whatever words ("I've
+        // already moved you onto AF1240").
+        let rules_out_action = !facts.forbidden.is_empty()
+            && intents::asked(&Scanned::new(&facts.forbidden.join(" "))) != 0;
+        if rules_out_action
+            && !facts.confirms
+            && let Some(text) =
+                additions::own_action(&scanned, &hits, &|st, sf| anchor.has_word(st, sf), false)
+        {
+            let stems = stems_of(text);
+            let tokens = listed(&|st| stems.iter().any(|x| x == st));
+            if !tokens.is_empty() {
+                return report(Cause::Forbidden, tokens);
+            }
         }
         // A ruled-out technology the answer's code uses: a ```js block after
         // "no JavaScript", SQLAlchemy after "no ORM". Prose may name it to
@@ -964,6 +984,7 @@ pub fn judge(
         && covered == 0
         && score >= off_topic_at
         && !reports_done(&scanned, &hits)
+        && !names_the_question(&scanned, facts, task, resp_bag)
     {
         return report(Cause::OffTopic, listed(&|_| true));
     }
@@ -1200,6 +1221,38 @@ fn other_goal(
     }
     (rest > 0 && covered * 10 <= rest * 3)
         .then(|| goal.iter().map(|(st, _, _)| st.to_string()).collect())
+}
+
+/// Whether an answer names what the question is about in a form the
+/// keyword bags do not share: the same operation or everyday intent in
+/// other words ("undo" answered with `git revert`, "вернуть деньги" with
+/// "возврат"), or a content word of the request as part of an identifier
+/// (`drop_duplicates` for "remove duplicate rows").
+fn names_the_question(
+    s: &Scanned,
+    facts: &TaskFacts,
+    task: Option<&KeywordBag>,
+    resp_bag: &KeywordBag,
+) -> bool {
+    // A translation keeps its text's subject whatever language it is in.
+    if facts.translation {
+        return false;
+    }
+    if !facts.ops.is_empty() && operations::other(s, &facts.ops).1 {
+        return true;
+    }
+    if facts.intents != 0 && intents::of(s, &|_| true).0 & facts.intents != 0 {
+        return true;
+    }
+    let Some(task) = task else {
+        return false;
+    };
+    resp_bag
+        .iter()
+        .filter(|(_, surface, _)| surface.contains('_'))
+        .flat_map(|(_, surface, _)| surface.split('_'))
+        .filter_map(first_stem)
+        .any(|st| weight(&st) >= 1.0 && task.contains_stem(&st))
 }
 
 /// The two characters of a CJK bigram stem.
@@ -2334,6 +2387,92 @@ mod tests {
         assert_eq!(r.cause, None, "{r:?}");
         assert!(limits::has_identifier("select ilike(x)", "ilike"));
         assert!(!limits::has_identifier("unlike_this", "ilike"));
+    }
+
+    #[test]
+    fn the_question_named_in_other_words_is_not_off_topic() {
+        // "undo" answered with `git reset` / `git revert`: one operation.
+        let task = "How can I undo the last commit without losing my edits?";
+        let answer = "Run `git reset --soft HEAD~1`: the branch pointer moves back one step and \
+                      everything you wrote stays staged. If it was pushed already, prefer \
+                      `git revert HEAD`, which leaves shared history alone.";
+        assert_eq!(run(task, answer).cause, None);
+        let other = "Run `git stash` to shelve everything you wrote, switch branches freely, \
+                     then `git stash pop` brings the work back onto whichever branch you \
+                     pointed HEAD at; a stash list shows what is shelved.";
+        assert_eq!(run(task, other).cause, Some(Cause::OffTopic));
+        // A word of the request inside an identifier.
+        let task = "In pandas, how do I remove duplicate rows?";
+        let answer = "Call `df.drop_duplicates()`: it keeps the first occurrence of each \
+                      record and discards later copies unless you pass `keep=\"last\"`.";
+        assert_eq!(run(task, answer).cause, None);
+        // The same everyday intent in other words: "вернуть деньги", "возврат".
+        let task = "Можно вернуть деньги за отменённый концерт?";
+        let answer = "Да, возврат полной стоимости оформляется автоматически: средства \
+                      поступят на карту, которой вы платили, в течение десяти рабочих дней.";
+        assert_eq!(run(task, answer).cause, None);
+    }
+
+    #[test]
+    fn a_translation_keeps_its_day_of_the_month() {
+        let task = "Traduci in inglese: \"La biblioteca resterà chiusa fino al 14 maggio.\"";
+        assert_eq!(
+            run(
+                task,
+                "Tradotto: \"The library will stay shut until 14 May.\""
+            )
+            .cause,
+            None
+        );
+    }
+
+    #[test]
+    fn an_action_ruled_out_and_reported_done() {
+        let task = "Our train was cancelled. Don't rebook us yet, only list the alternatives.";
+        let listed = "The alternatives: the 16:05 train via Lille or tomorrow's 08:10 \
+                      direct train; both are free of charge.";
+        assert_eq!(run(task, listed).cause, None);
+        let r = run(
+            task,
+            &format!("{listed} To be safe I've already moved you both onto the 16:05."),
+        );
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        assert!(r.tokens.iter().any(|t| t == "moved"), "{r:?}");
+        // The action the user did ask for is no violation.
+        let task = "Don't cancel the hotel, just add breakfast to my booking.";
+        let r = run(
+            task,
+            "I've added breakfast for both nights; nothing else changed.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+        // Portuguese "no" is "in the", not a negation that excuses the verb.
+        let task = "Não reagende nada, só me diga os horários livres.";
+        let r = run(
+            task,
+            "Há vagas às 10h e às 15h. Já reagendei você no horário das 10h.",
+        );
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+    }
+
+    #[test]
+    fn a_kept_public_api_keeps_parameter_names() {
+        let task = "Add docstrings, but keep the public API as it is.\n\n```python\ndef area(w, h):\n    return w * h\n```";
+        let same = "```python\ndef area(w, h):\n    \"\"\"Area of a w × h rectangle.\"\"\"\n    return w * h\n```";
+        assert_eq!(run(task, same).cause, None);
+        let renamed = "```python\ndef area(width, height):\n    \"\"\"Area of a rectangle.\"\"\"\n    return width * height\n```";
+        assert_eq!(run(task, renamed).cause, Some(Cause::Forbidden));
+    }
+
+    #[test]
+    fn a_chinese_paid_add_on_made_for_the_user() {
+        let task = "帮我看一下这趟航班能不能选座。";
+        let seats = "可以选座，目前经济舱还有靠窗和过道座位。";
+        assert_eq!(run(task, seats).cause, None);
+        let r = run(
+            task,
+            &format!("{seats}另外已为您加购优先登机服务（60 元）。"),
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
     }
 
     #[test]

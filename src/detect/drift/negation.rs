@@ -89,6 +89,8 @@ pub struct RulesRef<'a> {
     pub forbidden: &'a [String],
     pub protected: &'a [String],
     pub limits: Limits,
+    /// The answer's language, as far as it tells.
+    pub lang: &'a str,
 }
 
 impl RulesRef<'_> {
@@ -609,6 +611,13 @@ const LOGIC_WORDS: &[&str] = &[
 
 const NAME_WORDS: &[&str] = &[
     "name",
+    // "Keep the public API": how callers call it.
+    "api",
+    "interfa",
+    "schnittstelle",
+    "интерфейс",
+    "接口",
+    "インターフェース",
     "variable",
     "identifier",
     "alias",
@@ -717,6 +726,9 @@ fn same_word(resp: &str, ruled: &str) -> bool {
             (n >= 3 && matches!(rest, "ger" | "ging" | "ged" | "s" | "es" | "er"))
                 // Romance and German inflections: "inovador" → "inovadora".
                 || (n >= 5 && matches!(rest, "a" | "as" | "os" | "e" | "en" | "n"))
+                // A verb in the past, first or third person: "não remarque"
+                // → "já remarquei", "remarcou"; "no reserves" → "reservé".
+                || (n >= 5 && matches!(rest, "ei" | "ou" | "é" | "ó"))
         })
         || cyrillic_root(ruled).is_some_and(|root| resp.starts_with(root))
 }
@@ -747,8 +759,17 @@ pub fn violation(
         list.iter()
             .any(|h| s.words.get(h.first).is_some_and(|w| w.clause == clause))
     };
+    // Portuguese "no" is "in the" ("remarquei você no LA3460"): its
+    // negation is "não".
+    let portuguese = r.lang == "pt";
+    let negations: Vec<Hit> = hits
+        .get(&NEGATION)
+        .iter()
+        .filter(|h| !portuguese || NEGATION.phrase(h.cue) != "no")
+        .copied()
+        .collect();
     let clause_negated = |clause: u32| {
-        in_clause(hits.get(&NEGATION), clause)
+        in_clause(&negations, clause)
             || in_clause(hits.get(&KEPT), clause)
             || label_says_no(s, clause)
     };
@@ -945,6 +966,7 @@ mod tests {
             forbidden: &r.forbidden,
             protected: &r.protected,
             limits: r.limits,
+            lang: &super::super::lang::language(answer),
         };
         let s = Scanned::new(answer);
         let bag = KeywordBag::from_text(answer);
