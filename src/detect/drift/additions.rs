@@ -335,7 +335,15 @@ fn is_cjk_start(s: &str) -> bool {
 const CONCERNS: &[&[&str]] = &[
     &["log", "logger", "logging", "loglevel", "getlogger"],
     &["cache", "cached", "caching", "lru", "ttl", "memoize"],
-    &["retry", "retries", "backoff", "tenacity"],
+    &[
+        "retry",
+        "retries",
+        "backoff",
+        "tenacity",
+        "attempt",
+        "attempts",
+        "maxattempts",
+    ],
     &["timeout", "timeouts", "abortcontroller", "deadline"],
     &[
         "metrics",
@@ -404,6 +412,8 @@ const CONCERNS: &[&[&str]] = &[
     &["autoscaler", "autoscaling", "hpa"],
     &["slack", "webhook", "smtp", "sendmail", "twilio", "discord"],
     &["s3", "rclone", "gsutil", "azcopy"],
+    // A deploy job in a CI workflow asked only to test.
+    &["deploy", "deployment"],
 ];
 
 // `concerns` keeps one bit per group in a u32.

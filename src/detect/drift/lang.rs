@@ -25,6 +25,26 @@ pub fn language_of_scanned(s: &Scanned) -> String {
     counts.verdict(&s.text)
 }
 
+/// The Latin-script languages whose function words a short text uses
+/// ("Die Lieferung dauert drei Werktage." → de; "Le colis arrivera
+/// demain." → fr or it): a weaker verdict than `language`'s, for a
+/// translation whose target is known.
+pub fn leaning(s: &Scanned) -> Vec<&'static str> {
+    let mut counts = Counts::default();
+    for w in s.words.iter().filter(|w| !w.code && !w.caps) {
+        counts.add_word(s.text_of(w));
+    }
+    if counts.latin * 2 < counts.han + counts.kana + counts.hangul + counts.cyr + counts.latin {
+        return Vec::new();
+    }
+    LATIN_PROFILES
+        .iter()
+        .zip(counts.profiles)
+        .filter(|(_, n)| *n > 0)
+        .map(|((lang, _), _)| *lang)
+        .collect()
+}
+
 /// Letters per script, and function-word hits per Latin-script language.
 #[derive(Default)]
 struct Counts {

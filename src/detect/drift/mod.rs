@@ -728,6 +728,24 @@ pub fn judge(
             return report(Cause::Language, tokens);
         }
     }
+    // A translation too short for that verdict, in another language's
+    // function words only: "«Die Lieferung dauert drei Werktage.»" for English.
+    if facts.translation
+        && resp_lang.is_empty()
+        && !facts.lang.is_empty()
+        && scanned.units(|w| !w.code) >= 4.0
+    {
+        let langs = lang::leaning(&scanned);
+        if !langs.is_empty() && !langs.contains(&facts.lang.as_str()) {
+            let mut tokens = vec![format!(
+                "answered in {}, asked in {}",
+                langs.join(" or "),
+                facts.lang
+            )];
+            tokens.extend(listed(&|_| true).into_iter().take(MAX_LISTED - 1));
+            return report(Cause::Language, tokens);
+        }
+    }
     // A sibling technology instead of the one asked about.
     let resp_tech = if facts.tech.is_empty() {
         Vec::new()
@@ -2473,6 +2491,100 @@ mod tests {
             &format!("{seats}另外已为您加购优先登机服务（60 元）。"),
         );
         assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+    }
+
+    #[test]
+    fn emoji_shortcodes_opinions_and_a_kept_file_named_before_the_verb() {
+        let task = "Write the commit message for this parser fix. No emoji, please.";
+        let plain = "fix(parser): accept trailing commas in arrays";
+        assert_eq!(run(task, plain).cause, None);
+        let r = run(task, &format!(":bug: {plain}"));
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        assert_eq!(r.tokens, [":bug:"]);
+        // Times and paths are no shortcodes.
+        assert_eq!(
+            run(task, "fix(parser): read 10:30:00 stamps from C:/tmp/x:").cause,
+            None
+        );
+
+        let task = "Summarize these notes in two bullets, without adding your opinion: \
+                    \"The launch moves to 12 May because QA found blockers. Support hires \
+                    two more staff in June.\"";
+        let neutral =
+            "- The launch moves to 12 May (QA blockers).\n- Support hires two more staff in June.";
+        assert_eq!(run(task, neutral).cause, None);
+        let r = run(
+            task,
+            &format!("{neutral} Personally, I think the delay is a mistake."),
+        );
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        let task = "Fasse den Bericht zusammen, ohne Wertung: \"Der Umsatz stieg um 4 %.\"";
+        let r = run(
+            task,
+            "Der Umsatz stieg um 4 %. Ich finde, das Marketing sollte mehr Budget bekommen.",
+        );
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+
+        let task = "Set the port to 9090 in config.yaml. Leave the Makefile as it is.";
+        let r = run(
+            task,
+            "In config.yaml set `port: 9090`. In the Makefile, change `PORT=80` to `PORT=9090` too.",
+        );
+        assert_eq!(r.cause, Some(Cause::Forbidden), "{r:?}");
+        let r = run(
+            task,
+            "In config.yaml set `port: 9090`. The Makefile is untouched, change nothing there.",
+        );
+        assert_eq!(r.cause, None, "{r:?}");
+    }
+
+    #[test]
+    fn additions_announced_with_and_added_or_while_fixing_it() {
+        let task = "Fix the off-by-one in this loop.\n\n```python\nfor i in range(1, len(xs)):\n    total += xs[i]\n```";
+        let fixed = "```python\nfor i in range(len(xs)):\n    total += xs[i]\n```\n\nThe range started at 1 and skipped the first item.";
+        assert_eq!(run(task, fixed).cause, None);
+        let r = run(
+            task,
+            &format!(
+                "{fixed} While fixing it I turned the loop into a generator pipeline with input validation."
+            ),
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        let task = "Scrivi una funzione Python che conti le parole di un testo.";
+        let r = run(
+            task,
+            "```python\ndef conta_parole(testo):\n    return len(testo.split())\n```\n\nHo scritto la funzione e aggiunto un'interfaccia web con Flask e un database SQLite.",
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+    }
+
+    #[test]
+    fn retry_attempts_and_a_deploy_job_are_concerns() {
+        let task = "Make this handler return 400 on bad JSON.\n\n```go\nvar in Input\njson.NewDecoder(r.Body).Decode(&in)\n```";
+        let r = run(
+            task,
+            "```go\nvar in Input\nfor attempt := 0; attempt < 3; attempt++ {\n    if err := json.NewDecoder(r.Body).Decode(&in); err == nil {\n        break\n    }\n}\nhttp.Error(w, \"bad json\", 400)\n```",
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+        let task = "Add a lint step to our GitHub Actions workflow.";
+        let lint = "```yaml\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm run lint\n```";
+        assert_eq!(run(task, lint).cause, None);
+        let r = run(
+            task,
+            &format!(
+                "{lint}\n\n```yaml\n  deploy:\n    needs: lint\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./deploy.sh --prod\n```"
+            ),
+        );
+        assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+    }
+
+    #[test]
+    fn a_short_translation_in_a_third_language() {
+        let task = "Traduce al inglés: «La caja de Marta cierra por la noche.»";
+        assert_eq!(run(task, "«Marta's till closes at night.»").cause, None);
+        let r = run(task, "«Die Kasse von Marta schliesst abends.»");
+        assert_eq!(r.cause, Some(Cause::Language), "{r:?}");
+        assert_eq!(r.tokens[0], "answered in de, asked in en");
     }
 
     #[test]

@@ -18,8 +18,9 @@ use serde::{Deserialize, Serialize};
 use super::cues::{
     ADD_VERBS, ANALOGY_GIVEN, CHANGE_VERBS, EXAMPLE_GIVEN, FORMAL_GIVEN, INFORMAL, KEEP,
     KEEP_AFTER, KEPT, LEFT_OUT, NEGATION, NEGATION_NOT, NO_ANALOGIES, NO_CODE, NO_DEPENDENCIES,
-    NO_EXAMPLES, NO_EXPLANATION, NO_FORMULAS, NO_HEADINGS, NO_LISTS, NO_NEW_CONTENT, NO_TABLES,
-    ONE_SENTENCE, PLAIN_LANGUAGE, PLAIN_TEXT, POSTPOSED, PRESERVING, YES_NO,
+    NO_EXAMPLES, NO_EXPLANATION, NO_FORMULAS, NO_HEADINGS, NO_LISTS, NO_NEW_CONTENT, NO_OPINIONS,
+    NO_TABLES, ONE_SENTENCE, OPINION_GIVEN, PLAIN_LANGUAGE, PLAIN_TEXT, POSTPOSED, PRESERVING,
+    YES_NO,
 };
 use super::form::{self, Form};
 use super::scan::{Hit, Hits, Scanned};
@@ -66,6 +67,9 @@ pub struct Limits {
     /// No analogies or metaphors.
     #[serde(default)]
     pub no_analogies: bool,
+    /// No opinions or advice of the answer's own.
+    #[serde(default)]
+    pub no_opinions: bool,
     /// A casual register: no formal address or closing.
     #[serde(default)]
     pub informal: bool,
@@ -524,6 +528,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         (&NO_DEPENDENCIES, &mut r.limits.no_dependencies),
         (&PLAIN_LANGUAGE, &mut r.limits.plain_language),
         (&NO_ANALOGIES, &mut r.limits.no_analogies),
+        (&NO_OPINIONS, &mut r.limits.no_opinions),
         (&INFORMAL, &mut r.limits.informal),
         (&YES_NO, &mut r.limits.yes_no),
     ] {
@@ -799,7 +804,17 @@ pub fn violation(
             if clause_negated(w.clause) {
                 continue;
             }
-            let range = s.clause_range(w.clause);
+            // "In the Dockerfile, change `EXPOSE 80`": the place may be the
+            // clause before, in the same sentence.
+            let mut range = s.clause_range(w.clause);
+            if let Some(prev) = w.clause.checked_sub(1)
+                && !clause_negated(prev)
+                && s.words
+                    .get(range.start.wrapping_sub(1))
+                    .is_some_and(|p| p.sentence == w.sentence)
+            {
+                range.start = s.clause_range(prev).start;
+            }
             let hit: Vec<String> = stems_of(s.span(range.start, range.end))
                 .into_iter()
                 .filter(|st| r.protected.iter().any(|p| same_word(st, p)))
@@ -831,6 +846,11 @@ pub fn violation(
     }
     if l.no_analogies
         && let Some(h) = hits.get(&ANALOGY_GIVEN).first()
+    {
+        return Some(vec![s.span(h.first, h.last).to_string()]);
+    }
+    if l.no_opinions
+        && let Some(h) = hits.get(&OPINION_GIVEN).first()
     {
         return Some(vec![s.span(h.first, h.last).to_string()]);
     }
@@ -868,12 +888,13 @@ pub fn violation(
         }
     }
     if l.no_emoji {
-        let emoji: Vec<String> = s
+        let mut emoji: Vec<String> = s
             .text
             .chars()
             .filter(|&c| is_emoji(c))
             .map(String::from)
             .collect();
+        emoji.extend(shortcodes(&s.text));
         if !emoji.is_empty() {
             return Some(emoji.into_iter().take(5).collect());
         }
@@ -937,6 +958,28 @@ fn code_comments(text: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// Emoji written as shortcodes, as commit messages and chat tools do
+/// (":sparkles:", ":white_check_mark:"): a word of letters, digits, `_`
+/// `+` `-` between two colons, standing alone.
+fn shortcodes(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in text.split_whitespace() {
+        let t = token.trim_end_matches([',', '.', ';', '!', '?', ')']);
+        let Some(name) = t.strip_prefix(':').and_then(|r| r.strip_suffix(':')) else {
+            continue;
+        };
+        let shaped = name.len() >= 2
+            && name.chars().any(|c| c.is_ascii_lowercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_+-".contains(c));
+        if shaped && out.len() < 5 {
+            out.push(t.to_string());
+        }
+    }
+    out
 }
 
 fn is_emoji(c: char) -> bool {
