@@ -2588,6 +2588,38 @@ mod tests {
     }
 
     #[test]
+    fn neighbour_questions_on_cards_sheets_and_seats() {
+        // Sharing a sheet for "how do I export it?"; a filter for "freeze a row".
+        let task = "How do I export this Google Sheet as an Excel file?";
+        let share = "Click Share at the top right of the sheet, add your colleagues' \
+                     addresses and pick Viewer or Editor; sharing by link works too.";
+        assert_eq!(run(task, share).cause, Some(Cause::OffTopic));
+        let export = "Choose File → Download → Microsoft Excel (.xlsx); the file lands in \
+                      your downloads folder.";
+        assert_eq!(run(task, export).cause, None);
+        let task = "Wie fixiere ich die erste Zeile in Excel?";
+        let r = run(
+            task,
+            "Markieren Sie die Kopfzeile und klicken Sie auf Daten → Filtern; über die Pfeile \
+             können Sie dann nach Werten filtern.",
+        );
+        assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
+        // A lost card for a PIN question; Pix transfers for an ATM limit.
+        let r = run(
+            "How do I change my card's PIN?",
+            "If your card was stolen, freeze it in the app and report it lost; a new one \
+             arrives within a week.",
+        );
+        assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
+        let r = run(
+            "Qual é o limite de saque no caixa eletrônico?",
+            "O limite do Pix é de R$ 2.000 por dia; transferências acima disso ficam \
+             agendadas.",
+        );
+        assert_eq!(r.cause, Some(Cause::OffTopic), "{r:?}");
+    }
+
+    #[test]
     fn a_respected_negation_is_not_drift() {
         let r = run(
             "Refactor fetch_user to be async. Don't add logging.",

@@ -487,6 +487,41 @@ const OPERATIONS: &[&[&str]] = &[
         "分期",
         "分割払い",
     ],
+    // Spreadsheets and documents: exporting, filtering, sharing.
+    &[
+        "=export",
+        "exporting",
+        "exportier",
+        "exporter",
+        "exportar",
+        "esport",
+        "экспорт",
+        "导出",
+        "エクスポート",
+    ],
+    &[
+        "=filter",
+        "=filters",
+        "filtr",
+        "filtern",
+        "фильтр",
+        "筛选",
+        "过滤",
+        "フィルタ",
+    ],
+    &[
+        "=share",
+        "=sharing",
+        "partag",
+        "compartir",
+        "compartilh",
+        "condivi",
+        "freigeb",
+        "поделит",
+        "共享",
+        "分享",
+        "共有",
+    ],
 ];
 
 static LEXICON: Lexicon = Lexicon::new(OPERATIONS);
