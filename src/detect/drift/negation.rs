@@ -257,6 +257,34 @@ fn reports_a_fact(s: &Scanned, h: &Hit, cue: &str) -> bool {
         .map(|i| s.word(i))
         .find(|w| !ADVERBS.contains(w))
         .unwrap_or("");
+    // German: "Mein Koffer ist nicht angekommen", "die App funktioniert
+    // nicht": what happened, not what to leave out.
+    const HAPPENED: &[&str] = &[
+        "angekommen",
+        "gekommen",
+        "geliefert",
+        "zugestellt",
+        "erhalten",
+        "bekommen",
+        "eingegangen",
+        "aufgetaucht",
+        "erschienen",
+        "funktioniert",
+        "geklappt",
+        "passiert",
+        "gespeichert",
+        "geladen",
+        "angezeigt",
+        "verschickt",
+        "gesendet",
+    ];
+    if cue == "nicht" {
+        let around = [h.first.checked_sub(1), Some(h.last)];
+        return around
+            .iter()
+            .flatten()
+            .any(|&i| HAPPENED.contains(&s.word(i)));
+    }
     english && SUBJECTS.contains(&subject) && !WISHES.contains(&s.word(h.last))
 }
 
@@ -437,8 +465,11 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
             content(before)
         } else {
             let ahead = content(after);
+            // Explanation words are not verbs: "without touching the tests"
+            // keeps the tests.
             let only_verbs = ahead.iter().all(|st| {
-                NEGATION_VERBS.contains(&st.as_str()) || low_weight().contains_key(st.as_str())
+                NEGATION_VERBS.contains(&st.as_str())
+                    || (low_weight().contains_key(st.as_str()) && !GENERIC.contains(&st.as_str()))
             });
             let verb_follows = || {
                 (h.last..clause.end).any(|i| {
@@ -1189,5 +1220,21 @@ mod tests {
             "I don't want travel insurance.",
             "Booked.\n- **Travel insurance:** No\n- **Cabin:** Economy"
         ));
+    }
+
+    #[test]
+    fn what_happened_and_what_a_without_clause_keeps() {
+        // A German report of what went wrong rules nothing out.
+        let r = ruled("Mein Paket ist nicht angekommen. Was soll ich tun?");
+        assert!(r.forbidden.is_empty() && r.protected.is_empty(), "{r:?}");
+        let r = ruled("Die Synchronisierung funktioniert nicht.");
+        assert!(r.forbidden.is_empty(), "{r:?}");
+        assert!(ruled("Ändere die Tests nicht.").limits.keep_tests);
+        // "Fix X without touching the tests" keeps the tests, not X.
+        let r = ruled("Fix the crash in parser.rs without touching the tests.");
+        assert!(r.protected.is_empty() && r.limits.keep_tests, "{r:?}");
+        // However it is worded, no new dependency is a limit of its own.
+        let r = ruled("Add caching to this view without adding any new dependencies.");
+        assert!(r.limits.no_dependencies, "{r:?}");
     }
 }
