@@ -10,6 +10,7 @@ use super::baseline::noos_drifts;
 use super::metrics::{Table, report};
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Case {
     pub id: String,
     pub lang: String,
@@ -28,6 +29,7 @@ pub struct Case {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ToolUse {
     pub name: String,
     #[serde(default)]

@@ -9,12 +9,17 @@ use super::baseline::{spool_preference, spool_pushback};
 use super::metrics::{Table, report_named};
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Case {
     pub id: String,
     pub lang: String,
     pub category: String,
     pub label: String,
     pub text: String,
+    /// The answer the message replies to, for a person labelling it; the
+    /// markers read the message alone.
+    #[serde(default, rename = "previous")]
+    pub _previous: String,
 }
 
 pub fn evaluate(cases: &[Case]) -> String {

@@ -9,6 +9,7 @@ use reins::{Config, DecisionKind, EventRef, Regulator, ToolLoopRule};
 use super::metrics::{Table, report};
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Case {
     pub id: String,
     pub category: String,
@@ -17,6 +18,7 @@ pub struct Case {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Call {
     pub name: String,
     #[serde(default)]
