@@ -706,45 +706,11 @@ pub fn judge(
         }
     }
     // Another human language than the one asked (or asked for).
-    // Six words tell a language; a keyword count would miss short translations.
-    if !facts.lang.is_empty() && !resp_lang.is_empty() && resp_lang != facts.lang {
-        let lang = &resp_lang;
-        // A translation in another script than the one asked for is told by
-        // a few words ("会议已推迟到下周二。" for English).
-        let script = |l: &str| match l {
-            "zh" | "ja" => 0,
-            "ru" => 1,
-            _ => 2,
-        };
-        let enough = if facts.translation && script(lang) != script(&facts.lang) {
-            3.0
-        } else {
-            6.0
-        };
-        if scanned.units(|w| !w.code) >= enough {
-            // The verdict, then the answer's own words to point at.
-            let mut tokens = vec![format!("answered in {lang}, asked in {}", facts.lang)];
-            tokens.extend(listed(&|_| true).into_iter().take(MAX_LISTED - 1));
-            return report(Cause::Language, tokens);
-        }
-    }
-    // A translation too short for that verdict, in another language's
-    // function words only: "«Die Lieferung dauert drei Werktage.»" for English.
-    if facts.translation
-        && resp_lang.is_empty()
-        && !facts.lang.is_empty()
-        && scanned.units(|w| !w.code) >= 4.0
-    {
-        let langs = lang::leaning(&scanned);
-        if !langs.is_empty() && !langs.contains(&facts.lang.as_str()) {
-            let mut tokens = vec![format!(
-                "answered in {}, asked in {}",
-                langs.join(" or "),
-                facts.lang
-            )];
-            tokens.extend(listed(&|_| true).into_iter().take(MAX_LISTED - 1));
-            return report(Cause::Language, tokens);
-        }
+    if let Some(lang) = other_language(facts, &resp_lang, &scanned) {
+        // The verdict, then the answer's own words to point at.
+        let mut tokens = vec![format!("answered in {lang}, asked in {}", facts.lang)];
+        tokens.extend(listed(&|_| true).into_iter().take(MAX_LISTED - 1));
+        return report(Cause::Language, tokens);
     }
     // A sibling technology instead of the one asked about.
     let resp_tech = if facts.tech.is_empty() {
@@ -1239,6 +1205,38 @@ fn other_goal(
     }
     (rest > 0 && covered * 10 <= rest * 3)
         .then(|| goal.iter().map(|(st, _, _)| st.to_string()).collect())
+}
+
+/// The answer's language when it is not the one asked (or asked for).
+/// Six words tell a language; a keyword count would miss short
+/// translations.
+fn other_language(facts: &TaskFacts, resp_lang: &str, s: &Scanned) -> Option<String> {
+    if facts.lang.is_empty() {
+        return None;
+    }
+    let words = s.units(|w| !w.code);
+    if !resp_lang.is_empty() {
+        // A translation in another script than the one asked for is told by
+        // a few words ("会议已推迟到下周二。" for English).
+        let script = |l: &str| match l {
+            "zh" | "ja" => 0,
+            "ru" => 1,
+            _ => 2,
+        };
+        let enough = if facts.translation && script(resp_lang) != script(&facts.lang) {
+            3.0
+        } else {
+            6.0
+        };
+        return (resp_lang != facts.lang && words >= enough).then(|| resp_lang.to_string());
+    }
+    // A translation too short for that verdict, in another language's
+    // function words only: "«Die Lieferung dauert drei Werktage.»" for English.
+    if !facts.translation || words < 4.0 {
+        return None;
+    }
+    let langs = lang::leaning(s);
+    (!langs.is_empty() && !langs.contains(&facts.lang.as_str())).then(|| langs.join(" or "))
 }
 
 /// Whether an answer names what the question is about in a form the
