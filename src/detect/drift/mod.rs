@@ -1214,7 +1214,7 @@ fn other_language(facts: &TaskFacts, resp_lang: &str, s: &Scanned) -> Option<Str
     if facts.lang.is_empty() {
         return None;
     }
-    let words = s.units(|w| !w.code);
+    let words = || s.units(|w| !w.code);
     if !resp_lang.is_empty() {
         // A translation in another script than the one asked for is told by
         // a few words ("会议已推迟到下周二。" for English).
@@ -1228,11 +1228,11 @@ fn other_language(facts: &TaskFacts, resp_lang: &str, s: &Scanned) -> Option<Str
         } else {
             6.0
         };
-        return (resp_lang != facts.lang && words >= enough).then(|| resp_lang.to_string());
+        return (resp_lang != facts.lang && words() >= enough).then(|| resp_lang.to_string());
     }
     // A translation too short for that verdict, in another language's
     // function words only: "«Die Lieferung dauert drei Werktage.»" for English.
-    if !facts.translation || words < 4.0 {
+    if !facts.translation || words() < 4.0 {
         return None;
     }
     let langs = lang::leaning(s);
