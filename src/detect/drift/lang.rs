@@ -13,16 +13,7 @@ pub fn language(text: &str) -> String {
 /// The language of a scanned text, from its prose words (code is in no
 /// human language), the first 600 characters' worth: plenty to tell.
 pub fn language_of_scanned(s: &Scanned) -> String {
-    let (mut counts, mut chars) = (Counts::default(), 0usize);
-    for w in s.words.iter().filter(|w| !w.code && !w.caps) {
-        if chars >= 600 {
-            break;
-        }
-        let t = s.text_of(w);
-        chars += t.len();
-        counts.add_word(t);
-    }
-    counts.verdict(&s.text)
+    Counts::of(s, 600).verdict(&s.text)
 }
 
 /// The Latin-script languages whose function words a short text uses
@@ -30,11 +21,8 @@ pub fn language_of_scanned(s: &Scanned) -> String {
 /// demain." → fr or it): a weaker verdict than `language`'s, for a
 /// translation whose target is known.
 pub fn leaning(s: &Scanned) -> Vec<&'static str> {
-    let mut counts = Counts::default();
-    for w in s.words.iter().filter(|w| !w.code && !w.caps) {
-        counts.add_word(s.text_of(w));
-    }
-    if counts.latin * 2 < counts.han + counts.kana + counts.hangul + counts.cyr + counts.latin {
+    let counts = Counts::of(s, usize::MAX);
+    if !counts.mostly_latin() {
         return Vec::new();
     }
     LATIN_PROFILES
@@ -76,6 +64,30 @@ fn marks(text: impl Iterator<Item = char>) -> [usize; 6] {
 }
 
 impl Counts {
+    /// The counts of a text's prose words (code is in no human language),
+    /// until `max_chars` bytes' worth have been read.
+    fn of(s: &Scanned, max_chars: usize) -> Self {
+        let (mut counts, mut chars) = (Counts::default(), 0usize);
+        for w in s.words.iter().filter(|w| !w.code && !w.caps) {
+            if chars >= max_chars {
+                break;
+            }
+            let t = s.text_of(w);
+            chars += t.len();
+            counts.add_word(t);
+        }
+        counts
+    }
+
+    fn total(&self) -> usize {
+        self.han + self.kana + self.hangul + self.cyr + self.latin
+    }
+
+    /// Half the letters or more are Latin.
+    fn mostly_latin(&self) -> bool {
+        self.latin * 2 >= self.total()
+    }
+
     fn add_word(&mut self, word: &str) {
         for c in word.chars() {
             match c as u32 {
@@ -97,7 +109,7 @@ impl Counts {
     }
 
     fn verdict(&self, text: &str) -> String {
-        let total = self.han + self.kana + self.hangul + self.cyr + self.latin;
+        let total = self.total();
         if total == 0 {
             return String::new();
         }
@@ -138,7 +150,7 @@ impl Counts {
         // Too few function words: a spelling only one language uses counts
         // as two of them ("¿Dónde está la estación?"). Counted only now:
         // most texts are decided above.
-        if self.latin * 2 < total {
+        if !self.mostly_latin() {
             return String::new();
         }
         let marks = marks(text.chars().take(600));

@@ -666,12 +666,14 @@ pub fn judge(
         // An action on the account the user ruled out ("don't rebook me, just
         // tell me the options"), reported done in whatever words ("I've
         // already moved you onto AF1240").
-        let rules_out_action = !facts.forbidden.is_empty()
-            && intents::asked(&Scanned::new(&facts.forbidden.join(" "))) != 0;
-        if rules_out_action
+        // The ruled-out words are scanned for an action only when the answer
+        // reports one.
+        let rules_out_action = || intents::asked(&Scanned::new(&facts.forbidden.join(" "))) != 0;
+        if !facts.forbidden.is_empty()
             && !facts.confirms
             && let Some(text) =
                 additions::own_action(&scanned, &hits, &|st, sf| anchor.has_word(st, sf), false)
+            && rules_out_action()
         {
             let stems = stems_of(text);
             let tokens = listed(&|st| stems.iter().any(|x| x == st));
@@ -855,8 +857,7 @@ pub fn judge(
         }
         if fresh.len() >= 6 && fresh.len() * 3 >= pairs {
             // Pairs with a kanji or katakana first: kana pairs are grammar.
-            let kana = |w: &String| w.chars().all(is_hiragana);
-            fresh.sort_by_key(kana);
+            fresh.sort_by_key(|w| kana_pair(w));
             fresh.truncate(MAX_LISTED);
             return report(Cause::Additions, fresh);
         }
@@ -949,7 +950,8 @@ pub fn judge(
         t.iter()
             .filter(|(st, _, _)| {
                 // Two kana are grammar ("です", "から").
-                cjk_pair(st).is_some_and(|(a, b)| !is_hiragana(a) || !is_hiragana(b))
+                cjk_pair(st).is_some()
+                    && !kana_pair(st)
                     && !opener::CJK_FILLER.contains(st)
                     && resp_bag.contains_stem(st)
             })
@@ -1271,11 +1273,13 @@ fn names_the_question(
         .any(|st| weight(&st) >= 1.0 && task.contains_stem(&st))
 }
 
-/// The two characters of a CJK bigram stem.
-fn is_hiragana(c: char) -> bool {
-    ('\u{3041}'..='\u{309f}').contains(&c)
+/// A bigram of two hiragana: grammar ("です", "から"), not a word.
+fn kana_pair(stem: &str) -> bool {
+    let hiragana = |c: char| ('\u{3041}'..='\u{309f}').contains(&c);
+    cjk_pair(stem).is_some_and(|(a, b)| hiragana(a) && hiragana(b))
 }
 
+/// The two characters of a CJK bigram stem.
 fn cjk_pair(stem: &str) -> Option<(char, char)> {
     let mut chars = stem.chars();
     let (a, b) = (chars.next()?, chars.next()?);

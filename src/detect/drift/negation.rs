@@ -798,16 +798,14 @@ pub fn violation(
     // Portuguese "no" is "in the" ("remarquei você no LA3460"): its
     // negation is "não".
     let portuguese = r.lang == "pt";
-    let negations: Vec<Hit> = hits
-        .get(&NEGATION)
-        .iter()
-        .filter(|h| !portuguese || NEGATION.phrase(h.cue) != "no")
-        .copied()
-        .collect();
+    let negated = |clause: u32| {
+        hits.get(&NEGATION).iter().any(|h| {
+            (!portuguese || NEGATION.phrase(h.cue) != "no")
+                && s.words.get(h.first).is_some_and(|w| w.clause == clause)
+        })
+    };
     let clause_negated = |clause: u32| {
-        in_clause(&negations, clause)
-            || in_clause(hits.get(&KEPT), clause)
-            || label_says_no(s, clause)
+        negated(clause) || in_clause(hits.get(&KEPT), clause) || label_says_no(s, clause)
     };
     let clauses = s.words.last().map_or(0, |w| w.clause + 1);
     // Ruled-out words, code included: `logger.debug(...)` is logging.
