@@ -83,10 +83,7 @@ fn reins_drifts(c: &Case) -> (bool, Vec<String>) {
     if std::env::var_os("REINS_EVAL_TOKENS").is_some() && warned && c.label == "drift" {
         eprintln!(
             "{} {:?} listed {:?} expected {:?}",
-            c.id,
-            c.category,
-            &tokens[..tokens.len().min(6)],
-            c.expected_tokens
+            c.id, c.category, &tokens, c.expected_tokens
         );
     }
     if std::env::var_os("REINS_EVAL_VERBOSE").is_some() && warned != (c.label == "drift") {
@@ -114,8 +111,9 @@ pub fn evaluate(title: &str, cases: &[Case]) -> String {
     let (mut ours, mut base) = (Table::default(), Table::default());
     let (mut ours_lang, mut base_lang) = (Table::default(), Table::default());
     let mut wrong = Vec::new();
-    // (listed words agreeing, listed words, cases with any agreement, cases)
-    let mut agree = (0usize, 0usize, 0usize, 0usize);
+    // (listed words agreeing, listed words, cases with any agreement, cases,
+    // cases whose first word agrees)
+    let mut agree = (0usize, 0usize, 0usize, 0usize, 0usize);
     for c in cases {
         let truth = c.label == "drift";
         let ((o, tokens), b) = (reins_drifts(c), noos_drifts(&c.task, &c.response));
@@ -133,6 +131,10 @@ pub fn evaluate(title: &str, cases: &[Case]) -> String {
                     .any(|t| c.expected_tokens.iter().any(|e| e.to_lowercase() == *t)),
             );
             agree.3 += 1;
+            agree.4 += usize::from(
+                top.first()
+                    .is_some_and(|t| c.expected_tokens.iter().any(|e| e.to_lowercase() == *t)),
+            );
         }
         if o != truth {
             wrong.push(c.id.as_str());
@@ -156,13 +158,15 @@ pub fn evaluate(title: &str, cases: &[Case]) -> String {
     );
     out += &format!(
         "\nDrift words: on {} correctly warned pairs, {} of the {} words listed first were among the labeller's \
-         added words ({:.0}%); {} pairs ({:.0}%) had at least one.\n",
+         added words ({:.0}%); {} pairs ({:.0}%) had at least one, {} ({:.0}%) as the first word listed.\n",
         agree.3,
         agree.0,
         agree.1,
         100.0 * agree.0 as f64 / agree.1.max(1) as f64,
         agree.2,
-        100.0 * agree.2 as f64 / agree.3.max(1) as f64
+        100.0 * agree.2 as f64 / agree.3.max(1) as f64,
+        agree.4,
+        100.0 * agree.4 as f64 / agree.3.max(1) as f64
     );
     out += &format!("\nreins got these wrong: {}\n", wrong.join(" "));
     out

@@ -1,0 +1,224 @@
+//! The order a warning lists the answer's new words in. A person pointing at
+//! what was added points at names — an identifier, a product, a library —
+//! before plain content words, and never at "ihren", "aquí" or "j'ai": the
+//! weight of a word (how often it occurs) ties on most words and says nothing
+//! about that, so the listing sorts by this tier first.
+
+use super::additions;
+use super::scan::Scanned;
+use super::words::{low_weight, profile_table};
+use crate::text::is_cjk;
+use crate::text::table::{StrTable, key_hash};
+use std::sync::OnceLock;
+
+/// Tiers, listed in this order.
+const NAME: u8 = 0;
+const CONTENT: u8 = 1;
+const ACTION: u8 = 2;
+const FRAGMENT: u8 = 3;
+const FILLER: u8 = 4;
+
+/// The answer's words that it writes as names: inside code, or capitalised
+/// where a sentence does not start.
+pub(super) struct Names<'a> {
+    words: Vec<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    pub(super) fn new(s: &'a Scanned) -> Self {
+        let mut words: Vec<&str> = s
+            .words
+            .iter()
+            .enumerate()
+            .filter(|&(i, w)| {
+                let opens = i == 0 || s.words.get(i - 1).is_none_or(|p| p.sentence != w.sentence);
+                w.code || (w.initial && !w.caps && !opens)
+            })
+            .map(|(_, w)| s.text_of(w))
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        Self { words }
+    }
+
+    fn contains(&self, lower: &str) -> bool {
+        self.words.binary_search(&lower).is_ok()
+    }
+}
+
+/// The listing tier of a new word (`stem` and the answer's `surface`).
+pub(super) fn tier(stem: &str, surface: &str, names: &Names) -> u8 {
+    let lower = surface.to_lowercase();
+    if is_filler(stem, &lower) {
+        FILLER
+    } else if is_fragment(surface) {
+        FRAGMENT
+    } else if looks_like_identifier(surface) || names.contains(&lower) {
+        NAME
+    } else if additions::is_action_word(surface) {
+        ACTION
+    } else {
+        CONTENT
+    }
+}
+
+/// `snake_case`, `camelCase`, `file.py`, `i18next`: written for a machine.
+fn looks_like_identifier(surface: &str) -> bool {
+    let inner = surface.trim_matches(|c: char| !c.is_alphanumeric());
+    let mut chars = inner.chars();
+    let first_lower = chars.next().is_some_and(char::is_lowercase);
+    let (mut upper_after, mut digit, mut letter, mut joint) = (false, false, false, false);
+    for c in chars {
+        upper_after |= c.is_uppercase();
+        digit |= c.is_ascii_digit();
+        letter |= c.is_alphabetic();
+        joint |= matches!(c, '_' | '.' | '/' | ':');
+    }
+    joint || (digit && letter) || (first_lower && upper_after)
+}
+
+/// A CJK bigram that is grammar or half of two words: it holds a particle,
+/// or starts with a character no word starts with (small kana, ー, ン).
+fn is_fragment(surface: &str) -> bool {
+    const PARTICLES: &str = "的了是在我你他她们个和也就都而及与着或把被给这那有为以于之其将还又很の는はがをにでともしますた";
+    const NO_START: &str = "ァィゥェォッャュョヮーンぁぃぅぇぉっゃゅょゎん";
+    surface.chars().any(|c| is_cjk(c) && PARTICLES.contains(c))
+        || surface.chars().next().is_some_and(|c| NO_START.contains(c))
+}
+
+/// Function words and filler of the supported languages.
+fn is_filler(stem: &str, lower: &str) -> bool {
+    static TABLE: OnceLock<StrTable> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = StrTable::with_capacity(FILLER_WORDS.len());
+        for (i, w) in FILLER_WORDS.iter().enumerate() {
+            t.insert(key_hash(w), i as u32);
+        }
+        t
+    });
+    let word = |i: u32| FILLER_WORDS.get(i as usize).copied().unwrap_or("");
+    low_weight().contains_key(stem)
+        || profile_table().contains_key(lower)
+        || table.find(key_hash(lower), lower, word).is_some()
+}
+
+/// Pronouns, auxiliaries, adverbs and stock phrases of the languages whose
+/// function words the other tables do not already hold.
+#[rustfmt::skip]
+const FILLER_WORDS: &[&str] = &[
+    // English (the stop words are never listed)
+    "almost", "anyway", "certainly", "definitely", "basically", "simply", "really", "quite",
+    "probably", "perhaps", "maybe", "usually", "instead", "however", "please", "thanks",
+    "sure", "okay", "ok", "let's", "i've", "i'll", "i'm", "we've", "we'll", "you'll", "you're",
+    "it's", "that's", "there's", "here's", "done", "make", "made", "get", "got",
+    // German
+    "ihr", "ihre", "ihren", "ihrem", "ihrer", "ihres", "euch", "euer", "eure", "uns", "unser",
+    "unsere", "unseren", "unserem", "unserer", "wir", "mich", "mir", "dich", "dir", "ihm",
+    "ihn", "sein", "seine", "seinen", "seinem", "seiner", "mein", "meine", "meinen", "meinem",
+    "dein", "deine", "kein", "keine", "keinen", "einem", "einer", "eines", "waren", "wurde",
+    "wurden", "worden", "bin", "bist", "seid", "habe", "hast", "hatte", "hatten", "gibt",
+    "soll", "sollte", "sollten", "muss", "müssen", "möchte", "möchten", "würde", "würden",
+    "könnte", "hier", "dort", "jetzt", "heute", "immer", "wieder", "bitte", "gerne", "gern",
+    "nur", "ganz", "mehr", "viel", "viele", "etwas", "alle", "allen", "alles", "jede", "jeden",
+    "jeder", "dabei", "dafür", "dazu", "darauf", "daher", "denn", "doch", "also", "über",
+    "unter", "vor", "durch", "gegen", "ohne", "bis", "seit", "zwischen", "während", "weil",
+    "ob", "als", "nun", "gut", "gute", "guten", "direkt", "einfach", "natürlich", "gemacht",
+    // Spanish
+    "hace", "hacer", "hecho", "favor", "aquí", "ahí", "allí", "estamos", "estoy", "estás",
+    "están", "estaba", "tengo", "tienes", "tienen", "tenemos", "hemos", "han", "fue", "era",
+    "ser", "sido", "son", "soy", "eres", "somos", "puedo", "podemos", "pueden", "quiero",
+    "usted", "ustedes", "nosotros", "ellos", "ellas", "ella", "les", "nos", "mis", "tus",
+    "nuestro", "nuestra", "nuestros", "nuestras", "cada", "todo", "toda", "todos", "todas",
+    "otro", "otra", "otros", "otras", "mismo", "misma", "aún", "todavía", "siempre", "nunca",
+    "ahora", "luego", "después", "antes", "bien", "solo", "sólo", "sin", "hasta", "desde",
+    "hacia", "según", "durante", "mientras", "así", "algo", "nada", "mucho", "mucha", "muchos",
+    "poco", "bastante", "tan", "tanto", "pues", "entonces", "aunque", "dejo", "claro", "listo",
+    "directamente",
+    // French
+    "j'ai", "c'est", "n'est", "qu'il", "qu'elle", "qu'ils", "qu'on", "d'un", "d'une", "être",
+    "avoir", "été", "fait", "faire", "avons", "avez", "ont", "suis", "sommes", "êtes", "était",
+    "sera", "serait", "pouvez", "pouvons", "doit", "devez", "elle", "ils", "elles", "lui",
+    "eux", "mon", "mes", "ton", "tes", "son", "ses", "notre", "nos", "leurs", "cet", "cela",
+    "ça", "ceci", "celui", "celle", "ici", "très", "bien", "plus", "moins", "encore", "déjà",
+    "toujours", "jamais", "ainsi", "donc", "alors", "puis", "ensuite", "car", "sans", "sous",
+    "chez", "vers", "avant", "après", "pendant", "depuis", "chaque", "quelque", "quelques",
+    "autre", "autres", "même", "toute", "toutes", "rien", "voici", "voilà",
+    // Portuguese
+    "umas", "uns", "minha", "minhas", "meu", "meus", "seus", "suas", "nosso", "nossa",
+    "nossos", "nossas", "dele", "dela", "eles", "elas", "ele", "ela", "eu", "nós", "vocês",
+    "lhe", "foi", "foram", "estou", "estamos", "estão", "tenho", "tem", "temos", "têm", "ter",
+    "tinha", "fazer", "feito", "faz", "vai", "vou", "vamos", "posso", "ali", "lá", "já",
+    "ainda", "sempre", "nunca", "agora", "depois", "antes", "bem", "muito", "muita", "muitos",
+    "pouco", "só", "sem", "até", "desde", "sobre", "entre", "cada", "todo", "toda", "todos",
+    "todas", "outro", "outra", "outros", "outras", "mesmo", "mesma", "isto", "este", "esta",
+    "estes", "estas", "então", "pois", "nem", "favor",
+    // Italian
+    "il", "lo", "gli", "della", "delle", "dei", "degli", "nel", "nella", "nei", "sul", "sulla",
+    "per", "tra", "fra", "che", "chi", "non", "più", "molto", "anche", "ancora", "già",
+    "sempre", "mai", "ora", "adesso", "poi", "dopo", "prima", "subito", "qui", "qua", "lì",
+    "ho", "hai", "abbiamo", "avete", "hanno", "sono", "sei", "siamo", "siete", "stato",
+    "stata", "essere", "avere", "fare", "fatto", "può", "puoi", "possiamo", "vuoi", "voglio",
+    "mio", "mia", "miei", "mie", "tuo", "tua", "suo", "sua", "suoi", "nostro", "nostra",
+    "vostro", "loro", "lei", "noi", "voi", "questo", "questa", "questi", "queste", "quello",
+    "quella", "ogni", "tutto", "tutta", "tutti", "tutte", "altro", "altra", "altri", "stesso",
+    "così", "quindi", "però", "perché", "dove", "quando", "senza", "fino", "vedere", "dire",
+    // Russian
+    "немного", "больше", "меньше", "очень", "ещё", "еще", "тоже", "также", "только", "всё",
+    "все", "всех", "всем", "весь", "вся", "каждый", "каждое", "каждая", "каждого", "который",
+    "которая", "которое", "которые", "этот", "эта", "эти", "этого", "этой", "тот", "та", "те",
+    "того", "там", "тут", "здесь", "сейчас", "теперь", "потом", "затем", "можно", "нужно",
+    "надо", "будет", "было", "была", "были", "быть", "есть", "нет", "вы", "вас", "вам", "ваш",
+    "ваша", "ваше", "ваши", "вашего", "вашей", "мы", "нас", "нам", "наш", "наша", "меня",
+    "мне", "ты", "тебя", "он", "оно", "их", "им", "него", "неё", "свой", "свою", "своё",
+    "свои", "себя", "сам", "сама", "самый", "чем", "когда", "где", "куда", "почему", "потому",
+    "поэтому", "либо", "но", "да", "без", "под", "над", "после", "перед", "через", "между",
+    "около", "вместе", "сделал", "сделала", "сделали",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tier_of(word: &str, answer: &str) -> u8 {
+        let s = Scanned::new(answer);
+        tier(word, word, &Names::new(&s))
+    }
+
+    #[test]
+    fn identifiers_and_names_come_before_plain_words() {
+        let answer = "I also wired in Sentry and a `retry_policy` helper for the upload.";
+        assert_eq!(tier_of("sentry", answer), NAME);
+        assert_eq!(tier_of("retry_policy", answer), NAME);
+        assert_eq!(tier_of("readConfig", answer), NAME);
+        assert_eq!(tier_of("i18next", answer), NAME);
+        assert_eq!(tier_of("helper", answer), CONTENT);
+        // The capital that opens a sentence is no name.
+        assert_eq!(tier_of("also", "Also check the upload."), FILLER);
+        assert_eq!(tier_of("upload", "Upload the file. Then stop."), CONTENT);
+    }
+
+    #[test]
+    fn function_words_of_every_language_come_last() {
+        for w in [
+            "ihren",
+            "aquí",
+            "j'ai",
+            "minhas",
+            "немного",
+            "subito",
+            "almost",
+        ] {
+            assert_eq!(tier_of(w, "Plain text here."), FILLER, "{w}");
+        }
+        // Capitalised formal "Ihre" mid-sentence is still a function word.
+        assert_eq!(tier_of("ihre", "Wir haben Ihre Adresse."), FILLER);
+    }
+
+    #[test]
+    fn word_fragments_and_report_verbs_come_after_content() {
+        assert_eq!(tier_of("ョン", "コントリビューション"), FRAGMENT);
+        assert_eq!(tier_of("的数", "的数据"), FRAGMENT);
+        assert_eq!(tier_of("解説", "文法解説"), CONTENT);
+        assert_eq!(tier_of("implemented", "I implemented it."), ACTION);
+    }
+}
