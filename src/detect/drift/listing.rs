@@ -6,7 +6,7 @@
 
 use super::additions;
 use super::scan::Scanned;
-use super::words::{low_weight, profile_table};
+use super::words::{FUNCTION_WORDS, profile_table};
 use crate::text::is_cjk;
 use crate::text::table::{StrTable, key_hash};
 use std::sync::OnceLock;
@@ -16,44 +16,46 @@ const NAME: u8 = 0;
 const CONTENT: u8 = 1;
 const ACTION: u8 = 2;
 const FRAGMENT: u8 = 3;
-const FILLER: u8 = 4;
+pub(super) const FILLER: u8 = 4;
 
 /// The answer's words that it writes as names: inside code, or capitalised
 /// where a sentence does not start.
 pub(super) struct Names<'a> {
-    words: Vec<&'a str>,
+    code: Vec<&'a str>,
+    capitalised: Vec<&'a str>,
 }
 
 impl<'a> Names<'a> {
     pub(super) fn new(s: &'a Scanned) -> Self {
-        let mut words: Vec<&str> = s
-            .words
-            .iter()
-            .enumerate()
-            .filter(|&(i, w)| {
-                let opens = i == 0 || s.words.get(i - 1).is_none_or(|p| p.sentence != w.sentence);
-                w.code || (w.initial && !w.caps && !opens)
-            })
-            .map(|(_, w)| s.text_of(w))
-            .collect();
-        words.sort_unstable();
-        words.dedup();
-        Self { words }
-    }
-
-    fn contains(&self, lower: &str) -> bool {
-        self.words.binary_search(&lower).is_ok()
+        let (mut code, mut capitalised) = (Vec::new(), Vec::new());
+        for (i, w) in s.words.iter().enumerate() {
+            let opens = i == 0 || s.words.get(i - 1).is_none_or(|p| p.sentence != w.sentence);
+            if w.code {
+                code.push(s.text_of(w));
+            } else if w.caps || (w.initial && !opens) {
+                capitalised.push(s.text_of(w));
+            }
+        }
+        for v in [&mut code, &mut capitalised] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        Self { code, capitalised }
     }
 }
 
-/// The listing tier of a new word (`stem` and the answer's `surface`).
-pub(super) fn tier(stem: &str, surface: &str, names: &Names) -> u8 {
+/// The listing tier of a new word, as the answer writes it.
+pub(super) fn tier(surface: &str, names: &Names) -> u8 {
     let lower = surface.to_lowercase();
-    if is_filler(stem, &lower) {
+    let among = |v: &Vec<&str>| v.binary_search(&lower.as_str()).is_ok();
+    if looks_like_identifier(surface) || among(&names.code) {
+        NAME
+    } else if is_filler(&lower) {
+        // Before capitals: formal "Ihre" is capitalised mid-sentence.
         FILLER
     } else if is_fragment(surface) {
         FRAGMENT
-    } else if looks_like_identifier(surface) || names.contains(&lower) {
+    } else if among(&names.capitalised) {
         NAME
     } else if additions::is_action_word(surface) {
         ACTION
@@ -87,19 +89,25 @@ fn is_fragment(surface: &str) -> bool {
 }
 
 /// Function words and filler of the supported languages.
-fn is_filler(stem: &str, lower: &str) -> bool {
+fn is_filler(lower: &str) -> bool {
     static TABLE: OnceLock<StrTable> = OnceLock::new();
+    let all = || FILLER_WORDS.iter().chain(FUNCTION_WORDS);
     let table = TABLE.get_or_init(|| {
-        let mut t = StrTable::with_capacity(FILLER_WORDS.len());
-        for (i, w) in FILLER_WORDS.iter().enumerate() {
+        let mut t = StrTable::with_capacity(FILLER_WORDS.len() + FUNCTION_WORDS.len());
+        for (i, w) in all().enumerate() {
             t.insert(key_hash(w), i as u32);
         }
         t
     });
-    let word = |i: u32| FILLER_WORDS.get(i as usize).copied().unwrap_or("");
-    low_weight().contains_key(stem)
-        || profile_table().contains_key(lower)
-        || table.find(key_hash(lower), lower, word).is_some()
+    let word = |i: u32| {
+        let i = i as usize;
+        FILLER_WORDS
+            .get(i)
+            .or_else(|| FUNCTION_WORDS.get(i - FILLER_WORDS.len()))
+            .copied()
+            .unwrap_or("")
+    };
+    profile_table().contains_key(lower) || table.find(key_hash(lower), lower, word).is_some()
 }
 
 /// Pronouns, auxiliaries, adverbs and stock phrases of the languages whose
@@ -181,7 +189,7 @@ mod tests {
 
     fn tier_of(word: &str, answer: &str) -> u8 {
         let s = Scanned::new(answer);
-        tier(word, word, &Names::new(&s))
+        tier(word, &Names::new(&s))
     }
 
     #[test]

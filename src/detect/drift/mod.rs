@@ -625,7 +625,9 @@ pub fn judge(
     }
     let score = if total > 0.0 { loose / total } else { 0.0 };
     // Ranked only when a warning lists them.
-    let listed = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
+    // `languages`: the warning is about the answer's language, whose
+    // function words are then evidence too, listed after the rest.
+    let listed_as = |pick: &dyn Fn(&str) -> bool, languages: bool| -> Vec<String> {
         // Names before plain words before filler (listing.rs); within a
         // tier the more frequent word, then the longer one (longer words are
         // rarer and more specific). Keys computed once per word.
@@ -633,17 +635,23 @@ pub fn judge(
         let mut picked: Vec<(u8, f64, usize, &str)> = unanchored
             .iter()
             .filter(|(s, _, _)| pick(s))
-            .map(|(s, f, w)| (listing::tier(s, f, &names), *w, f.chars().count(), *f))
+            .map(|(_, f, w)| (listing::tier(f, &names), *w, f.chars().count(), *f))
             .collect();
         crate::sort::sort_by(&mut picked, |a, b| {
             a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(b.2.cmp(&a.2))
         });
+        // Otherwise function words are listed only when nothing else is new.
+        let worded = picked.iter().take_while(|p| p.0 < listing::FILLER).count();
+        if worded > 0 && !languages {
+            picked.truncate(worded);
+        }
         picked
             .iter()
             .take(MAX_LISTED)
             .map(|(_, _, _, f)| f.to_string())
             .collect()
     };
+    let listed = |pick: &dyn Fn(&str) -> bool| listed_as(pick, false);
     let report = |cause, tokens| DriftReport {
         score,
         cause: Some(cause),
@@ -717,7 +725,7 @@ pub fn judge(
     if let Some(lang) = other_language(facts, &resp_lang, &scanned) {
         // The verdict, then the answer's own words to point at.
         let mut tokens = vec![format!("answered in {lang}, asked in {}", facts.lang)];
-        tokens.extend(listed(&|_| true).into_iter().take(MAX_LISTED - 1));
+        tokens.extend(listed_as(&|_| true, true).into_iter().take(MAX_LISTED - 1));
         return report(Cause::Language, tokens);
     }
     // A sibling technology instead of the one asked about.
@@ -2354,6 +2362,39 @@ mod tests {
             facts.protected.is_empty() && facts.forbidden.is_empty(),
             "{facts:?}"
         );
+    }
+
+    #[test]
+    fn a_warning_lists_what_was_added_not_the_function_words_around_it() {
+        let cases = [
+            (
+                "Kannst du meine Lieferadresse auf Hauptstraße 5 ändern?",
+                "Ich habe Ihre Lieferadresse auf Hauptstraße 5 geändert. Außerdem habe ich Ihren \
+                 Tarif für Sie auf Premium umgestellt, für 4,99 € im Monat, damit Ihre Pakete \
+                 schneller ankommen.",
+                ["ihre", "ihren", "damit"],
+            ),
+            (
+                "¿Puedes cambiar la dirección de entrega de mi pedido?",
+                "Listo, ya cambié la dirección de entrega de tu pedido. Además, te he activado el \
+                 Seguro Premium por 3,99 €/mes para que tus envíos estén siempre protegidos, así \
+                 que no tienes que hacer nada más.",
+                ["siempre", "tienes", "hacer"],
+            ),
+        ];
+        for (task, answer, filler) in cases {
+            let r = run(task, answer);
+            assert_eq!(r.cause, Some(Cause::Additions), "{r:?}");
+            assert_eq!(
+                r.tokens.first().map(String::as_str),
+                Some("premium"),
+                "{r:?}"
+            );
+            assert!(
+                !r.tokens.iter().any(|t| filler.contains(&t.as_str())),
+                "{r:?}"
+            );
+        }
     }
 
     #[test]
