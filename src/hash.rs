@@ -74,6 +74,12 @@ impl std::hash::Hasher for FastHasher {
         self.0 = hash_bytes(self.0, bytes);
     }
 
+    /// A `str` key ends with a 0xff byte: folded in without a second
+    /// `hash_bytes` pass, which would double the cost of every word lookup.
+    fn write_u8(&mut self, i: u8) {
+        self.0 ^= u64::from(i);
+    }
+
     fn finish(&self) -> u64 {
         self.0
     }

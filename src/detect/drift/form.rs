@@ -488,6 +488,9 @@ fn set(slot: &mut u8, n: u32) {
 /// Whether the prose of an answer breaks `form`; the reason, as a person
 /// would say it, first.
 pub fn broken(form: &Form, response: &str, s: &Scanned) -> Option<Vec<String>> {
+    if form.is_empty() {
+        return None;
+    }
     let prose = outside_fences(response);
     let lines = || prose.lines().map(str::trim_end);
     if form.max_words > 0 {

@@ -4,6 +4,7 @@
 use super::scan::Scanned;
 use super::words::{LATIN_PROFILES, profile_table};
 use crate::text::is_cjk;
+use std::sync::OnceLock;
 
 /// The human language of a text.
 pub fn language(text: &str) -> String {
@@ -31,6 +32,20 @@ pub fn leaning(s: &Scanned) -> Vec<&'static str> {
         .filter(|(_, n)| *n > 0)
         .map(|((lang, _), _)| *lang)
         .collect()
+}
+
+/// The byte length of the longest Latin profile word: longer words need no
+/// lookup.
+fn longest_profile_word() -> usize {
+    static LONGEST: OnceLock<usize> = OnceLock::new();
+    *LONGEST.get_or_init(|| {
+        LATIN_PROFILES
+            .iter()
+            .flat_map(|(_, words)| words.iter())
+            .map(|w| w.len())
+            .max()
+            .unwrap_or(0)
+    })
 }
 
 /// Letters per script, and function-word hits per Latin-script language.
@@ -89,6 +104,22 @@ impl Counts {
     }
 
     fn add_word(&mut self, word: &str) {
+        if word.is_ascii() {
+            self.latin += word.bytes().filter(u8::is_ascii_alphabetic).count();
+        } else {
+            self.add_letters(word);
+        }
+        if word.len() > longest_profile_word() {
+            return;
+        }
+        if let Some(mask) = profile_table().get(word) {
+            for (i, c) in self.profiles.iter_mut().enumerate() {
+                *c += usize::from(mask & (1 << i) != 0);
+            }
+        }
+    }
+
+    fn add_letters(&mut self, word: &str) {
         for c in word.chars() {
             match c as u32 {
                 0x3040..=0x30FF => self.kana += 1,
@@ -99,11 +130,6 @@ impl Counts {
                 }
                 _ if is_cjk(c) => self.han += 1,
                 _ => {}
-            }
-        }
-        if let Some(mask) = profile_table().get(word) {
-            for (i, c) in self.profiles.iter_mut().enumerate() {
-                *c += usize::from(mask & (1 << i) != 0);
             }
         }
     }

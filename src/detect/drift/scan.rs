@@ -139,6 +139,22 @@ impl Builder {
         }
     }
 
+    /// `letter` for an ASCII letter, digit or underscore, the common case.
+    fn letter_ascii(&mut self, c: u8) {
+        if self.start.is_none() {
+            self.start = Some(self.out.len());
+            self.word_quoted = self.quoted || self.single;
+            self.initial = c.is_ascii_uppercase();
+            (self.len, self.letters, self.capitals) = (0, 0, 0);
+        }
+        self.len += 1;
+        if c.is_ascii_alphabetic() {
+            self.letters += 1;
+            self.capitals += u32::from(c.is_ascii_uppercase());
+        }
+        self.out.push(char::from(c.to_ascii_lowercase()));
+    }
+
     /// Backticks: one opens or closes inline code, three a block; quotes
     /// outside code open or close quoted material.
     fn track_marks(&mut self, c: char) {
@@ -191,7 +207,7 @@ impl Scanned {
         while let Some(c) = chars.next() {
             // Fast paths: ASCII letters and digits, and spaces.
             if b.ticks == 0 && (c.is_ascii_alphanumeric() || c == '_') {
-                b.letter(c);
+                b.letter_ascii(c as u8);
                 continue;
             }
             if b.ticks == 0 && c == ' ' {
