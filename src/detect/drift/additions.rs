@@ -466,6 +466,16 @@ fn concern_of(part: &str) -> Option<usize> {
 /// Splits an identifier into lowercase parts: `cache_ttl`, `getLogger`,
 /// `logger.debug` → cache, ttl / get, logger / logger, debug.
 fn parts(ident: &str, mut f: impl FnMut(&str)) {
+    // Most identifiers are one lowercase ASCII word: itself, uncopied.
+    if ident
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    {
+        if !ident.is_empty() {
+            f(ident);
+        }
+        return;
+    }
     let mut part = String::new();
     let mut prev_lower = false;
     for c in ident.chars() {
