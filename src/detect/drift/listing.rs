@@ -37,7 +37,7 @@ impl<'a> Names<'a> {
             }
         }
         for v in [&mut code, &mut capitalised] {
-            v.sort_unstable();
+            crate::sort::sort(v);
             v.dedup();
         }
         Self { code, capitalised }
@@ -90,22 +90,32 @@ fn is_fragment(surface: &str) -> bool {
 
 /// Function words and filler of the supported languages.
 fn is_filler(lower: &str) -> bool {
+    // Entries are byte offsets into `FILLER_WORDS`; past its end, indices
+    // into `FUNCTION_WORDS`. No table of slices is kept for either list.
     static TABLE: OnceLock<StrTable> = OnceLock::new();
-    let all = || FILLER_WORDS.iter().chain(FUNCTION_WORDS);
     let table = TABLE.get_or_init(|| {
-        let mut t = StrTable::with_capacity(FILLER_WORDS.len() + FUNCTION_WORDS.len());
-        for (i, w) in all().enumerate() {
-            t.insert(key_hash(w), i as u32);
+        let mut t = StrTable::with_capacity(FILLER_WORDS.len() / 6 + FUNCTION_WORDS.len());
+        let mut at = 0;
+        for w in FILLER_WORDS.split(' ') {
+            if !w.is_empty() {
+                t.insert(key_hash(w), at as u32);
+            }
+            at += w.len() + 1;
+        }
+        for (i, w) in FUNCTION_WORDS.iter().enumerate() {
+            t.insert(key_hash(w), (FILLER_WORDS.len() + i) as u32);
         }
         t
     });
     let word = |i: u32| {
         let i = i as usize;
-        FILLER_WORDS
-            .get(i)
-            .or_else(|| FUNCTION_WORDS.get(i - FILLER_WORDS.len()))
-            .copied()
-            .unwrap_or("")
+        match i.checked_sub(FILLER_WORDS.len()) {
+            None => FILLER_WORDS
+                .get(i..)
+                .and_then(|rest| rest.split(' ').next())
+                .unwrap_or(""),
+            Some(f) => FUNCTION_WORDS.get(f).copied().unwrap_or(""),
+        }
     };
     profile_table().contains_key(lower) || table.find(key_hash(lower), lower, word).is_some()
 }
@@ -113,75 +123,75 @@ fn is_filler(lower: &str) -> bool {
 /// Pronouns, auxiliaries, adverbs and stock phrases of the languages whose
 /// function words the other tables do not already hold.
 #[rustfmt::skip]
-const FILLER_WORDS: &[&str] = &[
+const FILLER_WORDS: &str = concat!(
     // English (the stop words are never listed)
-    "almost", "anyway", "certainly", "definitely", "basically", "simply", "really", "quite",
-    "probably", "perhaps", "maybe", "usually", "instead", "however", "please", "thanks",
-    "sure", "okay", "ok", "let's", "i've", "i'll", "i'm", "we've", "we'll", "you'll", "you're",
-    "it's", "that's", "there's", "here's", "done", "make", "made", "get", "got",
+    "almost anyway certainly definitely basically simply really quite ",
+    "probably perhaps maybe usually instead however please thanks ",
+    "sure okay ok let's i've i'll i'm we've we'll you'll you're ",
+    "it's that's there's here's done make made get got ",
     // German
-    "ihr", "ihre", "ihren", "ihrem", "ihrer", "ihres", "euch", "euer", "eure", "uns", "unser",
-    "unsere", "unseren", "unserem", "unserer", "wir", "mich", "mir", "dich", "dir", "ihm",
-    "ihn", "sein", "seine", "seinen", "seinem", "seiner", "mein", "meine", "meinen", "meinem",
-    "dein", "deine", "kein", "keine", "keinen", "einem", "einer", "eines", "waren", "wurde",
-    "wurden", "worden", "bin", "bist", "seid", "habe", "hast", "hatte", "hatten", "gibt",
-    "soll", "sollte", "sollten", "muss", "müssen", "möchte", "möchten", "würde", "würden",
-    "könnte", "hier", "dort", "jetzt", "heute", "immer", "wieder", "bitte", "gerne", "gern",
-    "nur", "ganz", "mehr", "viel", "viele", "etwas", "alle", "allen", "alles", "jede", "jeden",
-    "jeder", "dabei", "dafür", "dazu", "darauf", "daher", "denn", "doch", "also", "über",
-    "unter", "vor", "durch", "gegen", "ohne", "bis", "seit", "zwischen", "während", "weil",
-    "ob", "als", "nun", "gut", "gute", "guten", "direkt", "einfach", "natürlich", "gemacht",
+    "ihr ihre ihren ihrem ihrer ihres euch euer eure uns unser ",
+    "unsere unseren unserem unserer wir mich mir dich dir ihm ",
+    "ihn sein seine seinen seinem seiner mein meine meinen meinem ",
+    "dein deine kein keine keinen einem einer eines waren wurde ",
+    "wurden worden bin bist seid habe hast hatte hatten gibt ",
+    "soll sollte sollten muss müssen möchte möchten würde würden ",
+    "könnte hier dort jetzt heute immer wieder bitte gerne gern ",
+    "nur ganz mehr viel viele etwas alle allen alles jede jeden ",
+    "jeder dabei dafür dazu darauf daher denn doch also über ",
+    "unter vor durch gegen ohne bis seit zwischen während weil ",
+    "ob als nun gut gute guten direkt einfach natürlich gemacht ",
     // Spanish
-    "hace", "hacer", "hecho", "favor", "aquí", "ahí", "allí", "estamos", "estoy", "estás",
-    "están", "estaba", "tengo", "tienes", "tienen", "tenemos", "hemos", "han", "fue", "era",
-    "ser", "sido", "son", "soy", "eres", "somos", "puedo", "podemos", "pueden", "quiero",
-    "usted", "ustedes", "nosotros", "ellos", "ellas", "ella", "les", "nos", "mis", "tus",
-    "nuestro", "nuestra", "nuestros", "nuestras", "cada", "todo", "toda", "todos", "todas",
-    "otro", "otra", "otros", "otras", "mismo", "misma", "aún", "todavía", "siempre", "nunca",
-    "ahora", "luego", "después", "antes", "bien", "solo", "sólo", "sin", "hasta", "desde",
-    "hacia", "según", "durante", "mientras", "así", "algo", "nada", "mucho", "mucha", "muchos",
-    "poco", "bastante", "tan", "tanto", "pues", "entonces", "aunque", "dejo", "claro", "listo",
-    "directamente",
+    "hace hacer hecho favor aquí ahí allí estamos estoy estás ",
+    "están estaba tengo tienes tienen tenemos hemos han fue era ",
+    "ser sido son soy eres somos puedo podemos pueden quiero ",
+    "usted ustedes nosotros ellos ellas ella les nos mis tus ",
+    "nuestro nuestra nuestros nuestras cada todo toda todos todas ",
+    "otro otra otros otras mismo misma aún todavía siempre nunca ",
+    "ahora luego después antes bien solo sólo sin hasta desde ",
+    "hacia según durante mientras así algo nada mucho mucha muchos ",
+    "poco bastante tan tanto pues entonces aunque dejo claro listo ",
+    "directamente ",
     // French
-    "j'ai", "c'est", "n'est", "qu'il", "qu'elle", "qu'ils", "qu'on", "d'un", "d'une", "être",
-    "avoir", "été", "fait", "faire", "avons", "avez", "ont", "suis", "sommes", "êtes", "était",
-    "sera", "serait", "pouvez", "pouvons", "doit", "devez", "elle", "ils", "elles", "lui",
-    "eux", "mon", "mes", "ton", "tes", "son", "ses", "notre", "nos", "leurs", "cet", "cela",
-    "ça", "ceci", "celui", "celle", "ici", "très", "bien", "plus", "moins", "encore", "déjà",
-    "toujours", "jamais", "ainsi", "donc", "alors", "puis", "ensuite", "car", "sans", "sous",
-    "chez", "vers", "avant", "après", "pendant", "depuis", "chaque", "quelque", "quelques",
-    "autre", "autres", "même", "toute", "toutes", "rien", "voici", "voilà",
+    "j'ai c'est n'est qu'il qu'elle qu'ils qu'on d'un d'une être ",
+    "avoir été fait faire avons avez ont suis sommes êtes était ",
+    "sera serait pouvez pouvons doit devez elle ils elles lui ",
+    "eux mon mes ton tes son ses notre nos leurs cet cela ",
+    "ça ceci celui celle ici très bien plus moins encore déjà ",
+    "toujours jamais ainsi donc alors puis ensuite car sans sous ",
+    "chez vers avant après pendant depuis chaque quelque quelques ",
+    "autre autres même toute toutes rien voici voilà ",
     // Portuguese
-    "umas", "uns", "minha", "minhas", "meu", "meus", "seus", "suas", "nosso", "nossa",
-    "nossos", "nossas", "dele", "dela", "eles", "elas", "ele", "ela", "eu", "nós", "vocês",
-    "lhe", "foi", "foram", "estou", "estamos", "estão", "tenho", "tem", "temos", "têm", "ter",
-    "tinha", "fazer", "feito", "faz", "vai", "vou", "vamos", "posso", "ali", "lá", "já",
-    "ainda", "sempre", "nunca", "agora", "depois", "antes", "bem", "muito", "muita", "muitos",
-    "pouco", "só", "sem", "até", "desde", "sobre", "entre", "cada", "todo", "toda", "todos",
-    "todas", "outro", "outra", "outros", "outras", "mesmo", "mesma", "isto", "este", "esta",
-    "estes", "estas", "então", "pois", "nem", "favor",
+    "umas uns minha minhas meu meus seus suas nosso nossa ",
+    "nossos nossas dele dela eles elas ele ela eu nós vocês ",
+    "lhe foi foram estou estamos estão tenho tem temos têm ter ",
+    "tinha fazer feito faz vai vou vamos posso ali lá já ",
+    "ainda sempre nunca agora depois antes bem muito muita muitos ",
+    "pouco só sem até desde sobre entre cada todo toda todos ",
+    "todas outro outra outros outras mesmo mesma isto este esta ",
+    "estes estas então pois nem favor ",
     // Italian
-    "il", "lo", "gli", "della", "delle", "dei", "degli", "nel", "nella", "nei", "sul", "sulla",
-    "per", "tra", "fra", "che", "chi", "non", "più", "molto", "anche", "ancora", "già",
-    "sempre", "mai", "ora", "adesso", "poi", "dopo", "prima", "subito", "qui", "qua", "lì",
-    "ho", "hai", "abbiamo", "avete", "hanno", "sono", "sei", "siamo", "siete", "stato",
-    "stata", "essere", "avere", "fare", "fatto", "può", "puoi", "possiamo", "vuoi", "voglio",
-    "mio", "mia", "miei", "mie", "tuo", "tua", "suo", "sua", "suoi", "nostro", "nostra",
-    "vostro", "loro", "lei", "noi", "voi", "questo", "questa", "questi", "queste", "quello",
-    "quella", "ogni", "tutto", "tutta", "tutti", "tutte", "altro", "altra", "altri", "stesso",
-    "così", "quindi", "però", "perché", "dove", "quando", "senza", "fino", "vedere", "dire",
+    "il lo gli della delle dei degli nel nella nei sul sulla ",
+    "per tra fra che chi non più molto anche ancora già ",
+    "sempre mai ora adesso poi dopo prima subito qui qua lì ",
+    "ho hai abbiamo avete hanno sono sei siamo siete stato ",
+    "stata essere avere fare fatto può puoi possiamo vuoi voglio ",
+    "mio mia miei mie tuo tua suo sua suoi nostro nostra ",
+    "vostro loro lei noi voi questo questa questi queste quello ",
+    "quella ogni tutto tutta tutti tutte altro altra altri stesso ",
+    "così quindi però perché dove quando senza fino vedere dire ",
     // Russian
-    "немного", "больше", "меньше", "очень", "ещё", "еще", "тоже", "также", "только", "всё",
-    "все", "всех", "всем", "весь", "вся", "каждый", "каждое", "каждая", "каждого", "который",
-    "которая", "которое", "которые", "этот", "эта", "эти", "этого", "этой", "тот", "та", "те",
-    "того", "там", "тут", "здесь", "сейчас", "теперь", "потом", "затем", "можно", "нужно",
-    "надо", "будет", "было", "была", "были", "быть", "есть", "нет", "вы", "вас", "вам", "ваш",
-    "ваша", "ваше", "ваши", "вашего", "вашей", "мы", "нас", "нам", "наш", "наша", "меня",
-    "мне", "ты", "тебя", "он", "оно", "их", "им", "него", "неё", "свой", "свою", "своё",
-    "свои", "себя", "сам", "сама", "самый", "чем", "когда", "где", "куда", "почему", "потому",
-    "поэтому", "либо", "но", "да", "без", "под", "над", "после", "перед", "через", "между",
-    "около", "вместе", "сделал", "сделала", "сделали",
-];
+    "немного больше меньше очень ещё еще тоже также только всё ",
+    "все всех всем весь вся каждый каждое каждая каждого который ",
+    "которая которое которые этот эта эти этого этой тот та те ",
+    "того там тут здесь сейчас теперь потом затем можно нужно ",
+    "надо будет было была были быть есть нет вы вас вам ваш ",
+    "ваша ваше ваши вашего вашей мы нас нам наш наша меня ",
+    "мне ты тебя он оно их им него неё свой свою своё ",
+    "свои себя сам сама самый чем когда где куда почему потому ",
+    "поэтому либо но да без под над после перед через между ",
+    "около вместе сделал сделала сделали ",
+);
 
 #[cfg(test)]
 mod tests {
@@ -220,6 +230,16 @@ mod tests {
         }
         // Capitalised formal "Ihre" mid-sentence is still a function word.
         assert_eq!(tier_of("ihre", "Wir haben Ihre Adresse."), FILLER);
+    }
+
+    #[test]
+    fn every_listed_function_word_is_found() {
+        let words = FILLER_WORDS.split(' ').filter(|w| !w.is_empty());
+        for w in words.chain(FUNCTION_WORDS.iter().copied()) {
+            assert_eq!(w, w.to_lowercase(), "lists are lowercase");
+            assert!(is_filler(w), "{w}");
+        }
+        assert!(!is_filler("premium"));
     }
 
     #[test]
