@@ -125,6 +125,32 @@ impl KeywordBag {
         bag
     }
 
+    /// The stems of `text` in order of first appearance, as a bag of it
+    /// would list them, without building the bag: callers ask this of
+    /// clauses, where the bag's tables and surface cache cost more than the
+    /// stemming.
+    pub fn stems(text: &str) -> Vec<String> {
+        let (mut token, mut buf) = (String::new(), String::new());
+        let mut out: Vec<String> = Vec::new();
+        let mut seen = StrTable::with_capacity(8);
+        for_each_token(text, &mut token, |t| {
+            let Some(stemmable) = candidate(&t) else {
+                return;
+            };
+            let stem = keyword_stem(t.text, key_hash(t.text), stemmable, &mut buf);
+            if stem.is_empty() {
+                return;
+            }
+            let h = key_hash(stem);
+            let known = seen.find(h, stem, |i| out.get(i as usize).map_or("", String::as_str));
+            if known.is_none() && out.len() < MAX_KEYWORDS {
+                seen.insert(h, out.len() as u32);
+                out.push(stem.to_string());
+            }
+        });
+        out
+    }
+
     /// The stem of the first keyword of `text`, as a bag of it would list
     /// first, without building the bag (callers ask this of single words).
     pub fn first_stem(text: &str) -> Option<String> {
@@ -321,6 +347,27 @@ impl<'de> Deserialize<'de> for KeywordBag {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stems_are_what_the_bag_lists() {
+        // Past the keyword cap too: 300 distinct words, each twice.
+        let many: String = (0..600).map(|i| format!("word{}x ", i % 300)).collect();
+        for text in [
+            "Don't add logging; the logger logs LOGS twice, logging again.",
+            "keep the database lookup unchanged, thanks",
+            "用户登录失败后重试三次 retry 重试",
+            "Ihre Lieferung ändert sich: die Lieferungen kommen später.",
+            "",
+            many.as_str(),
+        ] {
+            let bag: Vec<String> = KeywordBag::from_text(text)
+                .iter()
+                .map(|(st, _, _)| st.to_string())
+                .collect();
+            assert_eq!(KeywordBag::stems(text), bag, "{text}");
+        }
+        assert_eq!(KeywordBag::stems(&many).len(), MAX_KEYWORDS);
+    }
 
     #[test]
     fn first_stem_is_what_the_bag_lists_first() {

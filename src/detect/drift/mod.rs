@@ -1318,10 +1318,7 @@ fn first_stem(text: &str) -> Option<String> {
 
 /// The keyword stems of a text, in order of first appearance.
 fn stems_of(text: &str) -> Vec<String> {
-    KeywordBag::from_text(text)
-        .iter()
-        .map(|(s, _, _)| s.to_string())
-        .collect()
+    KeywordBag::stems(text)
 }
 
 /// A reply to a yes/no or what-time question: it starts with yes or no, or
