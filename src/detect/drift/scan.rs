@@ -417,8 +417,26 @@ impl CueList {
 /// The words of a cue phrase, split as `Scanned` splits text (phrases are
 /// written lowercase), so no copy of the lists is kept at run time.
 fn cue_words(phrase: &str) -> impl Iterator<Item = &str> {
+    // Most phrases are ASCII: split by bytes, as the char path would.
+    split_cue(phrase, phrase.is_ascii())
+}
+
+fn split_cue(phrase: &str, ascii: bool) -> impl Iterator<Item = &str> {
     let mut rest = phrase;
+    let word_byte = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'\'';
     std::iter::from_fn(move || {
+        if ascii {
+            let bytes = rest.as_bytes();
+            let start = bytes.iter().position(word_byte)?;
+            let len = bytes
+                .get(start..)?
+                .iter()
+                .position(|b| !word_byte(b))
+                .unwrap_or(bytes.len() - start);
+            let word = rest.get(start..start + len)?;
+            rest = rest.get(start + len..)?;
+            return Some(word.trim_end_matches('\''));
+        }
         let start = rest.find(|c: char| is_word_char(c) || is_cjk(c))?;
         rest = rest.get(start..)?;
         let first = rest.chars().next()?;
@@ -621,6 +639,28 @@ fn matches_at(phrase: &str, s: &Scanned, at: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_cue_phrases_split_by_bytes_as_by_chars() {
+        let mut checked = 0;
+        for list in super::super::cues::ALL {
+            for i in 0..list.len() {
+                let p = list.phrase(i);
+                if p.is_ascii() {
+                    let bytes: Vec<&str> = split_cue(p, true).collect();
+                    let chars: Vec<&str> = split_cue(p, false).collect();
+                    assert_eq!(bytes, chars, "{p}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+        let odd = "don't -- 'quoted' snake_case, x2 ...";
+        assert_eq!(
+            split_cue(odd, true).collect::<Vec<_>>(),
+            split_cue(odd, false).collect::<Vec<_>>()
+        );
+    }
 
     #[test]
     fn words_know_their_clause_and_sentence() {
