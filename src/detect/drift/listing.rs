@@ -48,7 +48,11 @@ impl<'a> Names<'a> {
 pub(super) fn tier(surface: &str, names: &Names) -> u8 {
     let lower = surface.to_lowercase();
     let among = |v: &Vec<&str>| v.binary_search(&lower.as_str()).is_ok();
-    if looks_like_identifier(surface) || among(&names.code) {
+    // "5GB", "6h30", "10h": quantities, however they are written.
+    let quantity = surface.starts_with(|c: char| c.is_ascii_digit());
+    if quantity {
+        CONTENT
+    } else if looks_like_identifier(surface) || among(&names.code) {
         NAME
     } else if is_filler(&lower) {
         // Before capitals: formal "Ihre" is capitalised mid-sentence.
@@ -210,6 +214,10 @@ mod tests {
         assert_eq!(tier_of("readConfig", answer), NAME);
         assert_eq!(tier_of("i18next", answer), NAME);
         assert_eq!(tier_of("helper", answer), CONTENT);
+        // Quantities are no names, however they are written.
+        assert_eq!(tier_of("6h30", "Breakfast from 6h30."), CONTENT);
+        assert_eq!(tier_of("5gb", "You get 5GB free."), CONTENT);
+        assert_eq!(tier_of("ec2", "Run it on EC2."), NAME);
         // The capital that opens a sentence is no name.
         assert_eq!(tier_of("also", "Also check the upload."), FILLER);
         assert_eq!(tier_of("upload", "Upload the file. Then stop."), CONTENT);
