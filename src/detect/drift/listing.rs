@@ -44,17 +44,17 @@ impl<'a> Names<'a> {
     }
 }
 
-/// The listing tier of a new word, as the answer writes it.
+/// The listing tier of a new word, as a keyword bag gives it: lowercase
+/// (the answer's own capitals and code are in `names`).
 pub(super) fn tier(surface: &str, names: &Names) -> u8 {
-    let lower = surface.to_lowercase();
-    let among = |v: &Vec<&str>| v.binary_search(&lower.as_str()).is_ok();
+    let among = |v: &Vec<&str>| v.binary_search(&surface).is_ok();
     // "5GB", "6h30", "10h": quantities, however they are written.
     let quantity = surface.starts_with(|c: char| c.is_ascii_digit());
     if quantity {
         CONTENT
     } else if looks_like_identifier(surface) || among(&names.code) {
         NAME
-    } else if is_filler(&lower) {
+    } else if is_filler(surface) {
         // Before capitals: formal "Ihre" is capitalised mid-sentence.
         FILLER
     } else if is_fragment(surface) {
@@ -68,19 +68,16 @@ pub(super) fn tier(surface: &str, names: &Names) -> u8 {
     }
 }
 
-/// `snake_case`, `camelCase`, `file.py`, `i18next`: written for a machine.
+/// `snake_case`, `v3.11`, `i18next`: written for a machine. (A bag's words
+/// are lowercase: `camelCase` is told by the answer's code, in `Names`.)
 fn looks_like_identifier(surface: &str) -> bool {
-    let inner = surface.trim_matches(|c: char| !c.is_alphanumeric());
-    let mut chars = inner.chars();
-    let first_lower = chars.next().is_some_and(char::is_lowercase);
-    let (mut upper_after, mut digit, mut letter, mut joint) = (false, false, false, false);
-    for c in chars {
-        upper_after |= c.is_uppercase();
+    let mut chars = surface.chars().skip(1);
+    let (mut digit, mut letter) = (false, false);
+    chars.any(|c| {
         digit |= c.is_ascii_digit();
         letter |= c.is_alphabetic();
-        joint |= matches!(c, '_' | '.' | '/' | ':');
-    }
-    joint || (digit && letter) || (first_lower && upper_after)
+        matches!(c, '_' | '.') || (digit && letter)
+    })
 }
 
 /// A CJK bigram that is grammar or half of two words: it holds a particle,
@@ -93,7 +90,7 @@ fn is_fragment(surface: &str) -> bool {
 }
 
 /// Function words and filler of the supported languages.
-fn is_filler(lower: &str) -> bool {
+fn is_filler(word: &str) -> bool {
     // Entries are byte offsets into `FILLER_WORDS`; past its end, indices
     // into `FUNCTION_WORDS`. No table of slices is kept for either list.
     static TABLE: OnceLock<StrTable> = OnceLock::new();
@@ -111,7 +108,7 @@ fn is_filler(lower: &str) -> bool {
         }
         t
     });
-    let word = |i: u32| {
+    let word_at = |i: u32| {
         let i = i as usize;
         match i.checked_sub(FILLER_WORDS.len()) {
             None => FILLER_WORDS
@@ -121,7 +118,7 @@ fn is_filler(lower: &str) -> bool {
             Some(f) => FUNCTION_WORDS.get(f).copied().unwrap_or(""),
         }
     };
-    profile_table().contains_key(lower) || table.find(key_hash(lower), lower, word).is_some()
+    profile_table().contains_key(word) || table.find(key_hash(word), word, word_at).is_some()
 }
 
 /// Pronouns, auxiliaries, adverbs and stock phrases of the languages whose
@@ -211,7 +208,9 @@ mod tests {
         let answer = "I also wired in Sentry and a `retry_policy` helper for the upload.";
         assert_eq!(tier_of("sentry", answer), NAME);
         assert_eq!(tier_of("retry_policy", answer), NAME);
-        assert_eq!(tier_of("readConfig", answer), NAME);
+        assert_eq!(tier_of("readconfig", "Call `readConfig()` first."), NAME);
+        assert_eq!(tier_of("readconfig", "Call readConfig first."), CONTENT);
+        assert_eq!(tier_of("v3.11", "Use v3.11 there."), NAME);
         assert_eq!(tier_of("i18next", answer), NAME);
         assert_eq!(tier_of("helper", answer), CONTENT);
         // Quantities are no names, however they are written.
