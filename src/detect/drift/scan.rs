@@ -119,14 +119,20 @@ impl Builder {
         }
     }
 
-    /// Adds a character to the current word, starting one if needed.
-    fn letter(&mut self, c: char) {
+    /// Starts a word at the end of the output, unless one is open;
+    /// `upper`: its first character is a capital.
+    fn begin_word(&mut self, upper: bool) {
         if self.start.is_none() {
             self.start = Some(self.out.len());
             self.word_quoted = self.quoted || self.single;
-            self.initial = c.is_uppercase();
+            self.initial = upper;
             (self.len, self.letters, self.capitals) = (0, 0, 0);
         }
+    }
+
+    /// Adds a character to the current word, starting one if needed.
+    fn letter(&mut self, c: char) {
+        self.begin_word(c.is_uppercase());
         self.len += 1;
         if c.is_alphabetic() {
             self.letters += 1;
@@ -141,12 +147,7 @@ impl Builder {
 
     /// `letter` for an ASCII letter, digit or underscore, the common case.
     fn letter_ascii(&mut self, c: u8) {
-        if self.start.is_none() {
-            self.start = Some(self.out.len());
-            self.word_quoted = self.quoted || self.single;
-            self.initial = c.is_ascii_uppercase();
-            (self.len, self.letters, self.capitals) = (0, 0, 0);
-        }
+        self.begin_word(c.is_ascii_uppercase());
         self.len += 1;
         if c.is_ascii_alphabetic() {
             self.letters += 1;
