@@ -11,13 +11,16 @@
 //! relative to the repository root; when the file is absent it says so and
 //! exits 0. The data (MIT, sierra-research/tau-bench) is never copied here.
 //! With `REINS_TAU_DRIFT=1` it also prints every turn drift fired on: the
-//! user's message, the start of the answer, the cause and the words.
+//! user's message, the start of the answer, the cause and the words; with
+//! `REINS_TAU_PUSHBACK=1`, every user message read as pushback.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use reins::detect::markers::{Previous, analyze_reply};
 use reins::replay::{Trace, replay_all, summarize, tau_bench};
+use reins::text::KeywordBag;
 use reins::{Config, Event, Regulator, ToolLoopRule, Verdict};
 
 fn main() -> ExitCode {
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
     println!("\nfor comparison, toolLoopRule: consecutiveSameTool (the reference rule):");
     println!("{}\n", summarize(&replay_all(&traces, &reference)));
 
+    pushback(&traces, std::env::var_os("REINS_TAU_PUSHBACK").is_some());
     if std::env::var_os("REINS_TAU_DRIFT").is_some() {
         print_drift(&traces, &config);
     }
@@ -135,4 +139,53 @@ fn print_drift(traces: &[Trace], config: &Config) {
             }
         }
     }
+}
+
+/// How many runs and user messages the pushback markers fire on (the
+/// simulated customers of tau-bench push back on a wrong booking too, so
+/// failed runs should carry more). Messages are read against the answer
+/// they reply to, as the regulator reads them.
+fn pushback(traces: &[Trace], print: bool) {
+    let (mut runs, mut messages) = ([0usize; 2], [0usize; 2]);
+    let mut total = [0usize; 2];
+    for trace in traces {
+        let Some(ok) = trace.success else { continue };
+        let side = usize::from(!ok);
+        let (mut previous, mut fired) = (None::<String>, false);
+        for event in &trace.events {
+            match event {
+                Event::TurnStart { message, .. } => {
+                    total[side] += 1;
+                    let bag = previous.as_deref().map(KeywordBag::from_text);
+                    let prev = bag
+                        .as_ref()
+                        .zip(previous.as_deref())
+                        .map(|(b, p)| Previous {
+                            keywords: b,
+                            asked: p.contains(['?', '\u{ff1f}']),
+                        });
+                    let hits = analyze_reply(message, prev).pushback;
+                    if !hits.is_empty() {
+                        messages[side] += 1;
+                        fired = true;
+                        if print {
+                            let phrases: Vec<&str> = hits.iter().map(|h| h.phrase).collect();
+                            println!(
+                                "{} ({ok}) {phrases:?}: {}",
+                                trace.id,
+                                message.replace('\n', " ")
+                            );
+                        }
+                    }
+                }
+                Event::TurnComplete { response, .. } => previous = Some(response.clone()),
+                _ => {}
+            }
+        }
+        runs[side] += usize::from(fired);
+    }
+    println!(
+        "pushback markers: {} of successful runs' {} user messages ({} runs), {} of failed runs' {} ({} runs)\n",
+        messages[0], total[0], runs[0], messages[1], total[1], runs[1]
+    );
 }

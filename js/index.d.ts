@@ -122,7 +122,12 @@ export interface IncidentConcern {
   kind: "incident";
   /** The user turns (1-based) whose messages pushed back. */
   evidenceTurns: number[];
-  /** The phrases found, e.g. `"still doesn't work"`, `"错了"`. */
+  /**
+   * The phrases found, e.g. `"still doesn't work"`, `"错了"`; a message caught
+   * by reading it against the previous answer names the rule in parentheses:
+   * `"(rejects a word of the previous answer)"`, `"(opens by rejecting the
+   * previous answer)"`, `"(reports the previous answer failing)"`.
+   */
   markers: string[];
   /** The latest such message, shortened. */
   summary: string;

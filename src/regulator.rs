@@ -272,7 +272,12 @@ impl Regulator {
     /// towards an incident; "from now on …" becomes a standing preference.
     /// Returns whether the message pushed back.
     fn on_markers(&mut self, message: &str, at_ms: Option<u64>) -> bool {
-        let found = markers::analyze(message);
+        // The answer this message replies to, while it is still the turn's.
+        let previous = self.session.response.as_ref().map(|r| markers::Previous {
+            keywords: &r.keywords,
+            asked: r.shape.questions > 0,
+        });
+        let found = markers::analyze_reply(message, previous);
         for text in &found.preferences {
             let text = truncate_chars(&redact_secrets(text), MAX_PREFERENCE_CHARS);
             let at = at_ms.or(self.session.last_at_ms).unwrap_or(0);

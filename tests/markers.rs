@@ -11,6 +11,21 @@ fn turn(r: &mut Regulator, ask: &str, answer: &str, t: u64) {
     complete_at(r, answer, t * 60_000 + 1000);
 }
 
+/// The incident the regulator decides now: evidence turns, markers, summary,
+/// topic and lexicon version.
+fn incident(r: &mut Regulator) -> (Vec<u64>, Vec<String>, String, String, String) {
+    match r.decide().verdict {
+        Verdict::Incident {
+            evidence_turns,
+            markers,
+            summary,
+            topic,
+            lexicon_version,
+        } => (evidence_turns, markers, summary, topic, lexicon_version),
+        other => panic!("expected an incident, got {other:?}"),
+    }
+}
+
 #[test]
 fn repeated_pushback_makes_an_incident_then_a_repeated_failure_break() {
     let mut r = reg(Config::default());
@@ -40,18 +55,8 @@ fn repeated_pushback_makes_an_incident_then_a_repeated_failure_break() {
         "Wrong again! It still loops after login.",
         3 * 60_000,
     );
-    let d = r.decide();
-    let Verdict::Incident {
-        evidence_turns,
-        markers,
-        summary,
-        topic,
-        lexicon_version,
-    } = &d.verdict
-    else {
-        panic!("expected an incident, got {d:?}")
-    };
-    assert_eq!(evidence_turns, &[2, 3]);
+    let (evidence_turns, markers, summary, topic, lexicon_version) = incident(&mut r);
+    assert_eq!(evidence_turns, [2, 3]);
     assert!(!markers.is_empty() && !lexicon_version.is_empty());
     assert!(summary.starts_with("Wrong again"));
     assert!(!topic.is_empty());
@@ -86,6 +91,60 @@ fn repeated_pushback_makes_an_incident_then_a_repeated_failure_break() {
         ),
         "a second incident on the topic halts: {d:?}"
     );
+}
+
+#[test]
+fn pushback_read_against_the_previous_answer_counts_towards_an_incident() {
+    let mut r = reg(Config::default());
+    turn(
+        &mut r,
+        "Move my dentist appointment to this week.",
+        "Done: your appointment is now on Thursday at 10:00.",
+        1,
+    );
+    // No phrase of the packs: a contrast that rejects the answer's "Thursday".
+    start_at(&mut r, "It has to be Friday, not Thursday.", 2 * 60_000);
+    assert_eq!(
+        r.corrections().count(),
+        1,
+        "filed as an implicit correction"
+    );
+    assert!(!r.decide().has(DecisionKind::Incident));
+    complete_at(
+        &mut r,
+        "Moved to Friday at 10:00; the confirmation page is at /booking.",
+        2 * 60_000 + 1000,
+    );
+    // A failure report tied to the answer ("still" and an HTTP error).
+    start_at(
+        &mut r,
+        "Ugh, still getting the 500 on that page.",
+        3 * 60_000,
+    );
+    let (evidence_turns, markers, ..) = incident(&mut r);
+    assert_eq!(evidence_turns, [2, 3]);
+    assert!(
+        markers.iter().any(|m| m.contains("rejects a word")),
+        "{markers:?}"
+    );
+    assert!(markers.iter().any(|m| m.contains("failing")), "{markers:?}");
+}
+
+#[test]
+fn a_contrast_with_words_the_answer_never_used_is_a_request() {
+    let mut r = reg(Config::default());
+    turn(
+        &mut r,
+        "Write a function that parses dates.",
+        "Here is parse_date().",
+        1,
+    );
+    start_at(
+        &mut r,
+        "Now make it return a tuple, not a list.",
+        2 * 60_000,
+    );
+    assert_eq!(r.corrections().count(), 0);
 }
 
 #[test]

@@ -32,15 +32,26 @@ fn load<T: DeserializeOwned>(name: &str) -> Option<Vec<T>> {
     Some(rows)
 }
 
-/// A blind drift set's section; while tuning, `REINS_EVAL_NO_BLIND=1` keeps
-/// its figures out of view.
-fn blind(file: &str, name: &str) -> Option<String> {
+/// A blind set's section; while tuning, `REINS_EVAL_NO_BLIND=1` keeps its
+/// figures out of view.
+fn blind_with<T: DeserializeOwned>(
+    file: &str,
+    name: &str,
+    evaluate: impl Fn(&[T]) -> String,
+) -> Option<String> {
     if std::env::var_os("REINS_EVAL_NO_BLIND").is_some() {
         return Some(format!(
             "\n({name} not shown: REINS_EVAL_NO_BLIND is set)\n"
         ));
     }
-    load::<drift::Case>(file).map(|c| drift::evaluate(&format!("Scope drift, {name}"), &c))
+    load::<T>(file).map(|c| evaluate(&c))
+}
+
+/// A blind drift set's section.
+fn blind(file: &str, name: &str) -> Option<String> {
+    blind_with::<drift::Case>(file, name, |c| {
+        drift::evaluate(&format!("Scope drift, {name}"), c)
+    })
 }
 
 fn main() {
@@ -105,7 +116,14 @@ fn main() {
         ),
         (
             "messages.jsonl",
-            load::<markers::Case>("messages.jsonl").map(|c| markers::evaluate(&c)),
+            load::<markers::Case>("messages.jsonl")
+                .map(|c| markers::evaluate("Frustration, correction and preference markers", &c)),
+        ),
+        (
+            "messages-blind.jsonl",
+            blind_with::<markers::Case>("messages-blind.jsonl", "blind message set", |c| {
+                markers::evaluate("Markers, blind message set", c)
+            }),
         ),
     ] {
         match section {

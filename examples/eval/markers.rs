@@ -3,7 +3,8 @@
 
 use serde::Deserialize;
 
-use reins::detect::markers::analyze;
+use reins::detect::markers::{Previous, analyze_reply};
+use reins::text::KeywordBag;
 
 use super::baseline::{spool_preference, spool_pushback};
 use super::metrics::{Table, report_named};
@@ -16,13 +17,12 @@ pub struct Case {
     pub category: String,
     pub label: String,
     pub text: String,
-    /// The answer the message replies to, for a person labelling it; the
-    /// markers read the message alone.
-    #[serde(default, rename = "previous")]
-    pub _previous: String,
+    /// The answer the message replies to.
+    #[serde(default)]
+    pub previous: String,
 }
 
-pub fn evaluate(cases: &[Case]) -> String {
+pub fn evaluate(title: &str, cases: &[Case]) -> String {
     let (mut push, mut push_base, mut pref, mut pref_base) = (
         Table::default(),
         Table::default(),
@@ -32,7 +32,12 @@ pub fn evaluate(cases: &[Case]) -> String {
     let (mut lang, mut lang_base) = (Table::default(), Table::default());
     let mut wrong = Vec::new();
     for c in cases {
-        let a = analyze(&c.text);
+        let bag = KeywordBag::from_text(&c.previous);
+        let previous = (!c.previous.is_empty()).then(|| Previous {
+            keywords: &bag,
+            asked: c.previous.contains(['?', '？']),
+        });
+        let a = analyze_reply(&c.text, previous);
         let (p, q) = (!a.pushback.is_empty(), !a.preferences.is_empty());
         let (want_p, want_q) = (c.label == "pushback", c.label == "preference");
         push.add(&c.category, want_p, p);
@@ -46,10 +51,7 @@ pub fn evaluate(cases: &[Case]) -> String {
         }
     }
     let base = "reference lexicon (spool)";
-    let mut out = format!(
-        "\n## Frustration, correction and preference markers ({} messages)\n",
-        cases.len()
-    );
+    let mut out = format!("\n## {title} ({} messages)\n", cases.len());
     out += &report_named(
         "Pushback",
         "a message labelled pushback",

@@ -40,7 +40,13 @@ pub struct Shape {
 
 impl Shape {
     pub fn of(text: &str) -> Self {
-        let questions = text.bytes().filter(|&b| b == b'?').count() as u64;
+        // Chinese and Japanese ask with the full-width mark.
+        let questions = text.bytes().filter(|&b| b == b'?').count() as u64
+            + if text.is_ascii() {
+                0
+            } else {
+                text.matches('？').count() as u64
+            };
         let chars = if text.is_ascii() {
             text.len()
         } else {

@@ -15,6 +15,8 @@ use crate::hash::FastBuild;
 use std::sync::OnceLock;
 
 pub use super::markers_lexicon::{LEXICON_VERSION, PACKS, Pack};
+use super::markers_reply;
+pub use super::markers_reply::Previous;
 
 /// Which list a phrase came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -43,8 +45,40 @@ pub struct Analysis {
     pub preferences: Vec<String>,
 }
 
-/// Lowercase, fold apostrophes and whitespace. Returns the text and, for each
-/// byte of it, the byte offset in the original (to cut sentences out as written).
+/// Half-width katakana U+FF61–U+FF9D in order, as full-width characters.
+const HALF_WIDTH_KANA: &str = "。「」、・ヲァィゥェォャュョッーアイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワン";
+
+/// Full-width ASCII as ASCII, half-width katakana as full-width (`ｴﾗｰ` is
+/// `エラー`): the forms an IME or an old keyboard setting types.
+fn fold_width(c: char) -> char {
+    match c as u32 {
+        0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        0xFF61..=0xFF9D => HALF_WIDTH_KANA
+            .chars()
+            .nth((c as u32 - 0xFF61) as usize)
+            .unwrap_or(c),
+        _ => c,
+    }
+}
+
+/// A kana with a half-width voicing mark (`ﾀﾞ`): the voiced full-width kana.
+fn voiced(kana: char, mark: char) -> Option<char> {
+    let k = kana as u32;
+    let step = match (mark, k) {
+        ('\u{FF9E}', 0x30AB..=0x30C1) if k % 2 == 1 => 1,
+        ('\u{FF9E}', 0x30C4 | 0x30C6 | 0x30C8) => 1,
+        ('\u{FF9E}' | '\u{FF9F}', 0x30CF | 0x30D2 | 0x30D5 | 0x30D8 | 0x30DB) => {
+            if mark == '\u{FF9E}' { 1 } else { 2 }
+        }
+        ('\u{FF9E}', 0x30A6) => 0x30F4 - 0x30A6,
+        _ => return None,
+    };
+    char::from_u32(k + step)
+}
+
+/// Lowercase, fold apostrophes, whitespace and character widths. Returns the
+/// text and, for each byte of it, the byte offset in the original (to cut
+/// sentences out as written).
 fn normalize(text: &str) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(text.len());
     let mut map = Vec::with_capacity(text.len());
@@ -59,7 +93,14 @@ fn normalize(text: &str) -> (String, Vec<usize>) {
             continue;
         }
         space = false;
-        let folded = matches!(c, '\u{2019}' | '\u{2018}' | '\u{02BC}' | '\u{FF07}').then_some('\'');
+        if let Some(v) = out.chars().next_back().and_then(|k| voiced(k, c)) {
+            // Same UTF-8 length, so the offsets map stays as it is.
+            out.pop();
+            out.push(v);
+            continue;
+        }
+        let c = fold_width(c);
+        let folded = matches!(c, '\u{2019}' | '\u{2018}' | '\u{02BC}').then_some('\'');
         for l in folded.into_iter().chain(
             if folded.is_some() { None } else { Some(c) }
                 .into_iter()
@@ -189,12 +230,54 @@ fn find_all(idx: &Index, t: &str) -> Vec<Hit> {
     hits
 }
 
-/// Analyses one user message.
+/// Analyses one user message on its own (phrases only).
 pub fn analyze(text: &str) -> Analysis {
-    analyze_with(index(), text)
+    analyze_with(index(), text, None)
 }
 
-fn analyze_with(idx: &Index, text: &str) -> Analysis {
+/// Analyses a user message that replies to `previous`: besides the phrases,
+/// pushback told by the reply itself (`markers_reply`).
+pub fn analyze_reply(text: &str, previous: Option<Previous<'_>>) -> Analysis {
+    analyze_with(index(), text, previous)
+}
+
+/// Letters typed apart for emphasis ("w r o n g. the total…") joined into a
+/// word; `None` when the text has no run of three or more.
+fn join_spaced_letters(t: &str) -> Option<String> {
+    // A letter alone, perhaps followed by punctuation ("g.").
+    let letter = |w: &&str| {
+        let mut cs = w.chars();
+        cs.next().is_some_and(char::is_alphabetic) && cs.all(|c| !c.is_alphanumeric())
+    };
+    let words: Vec<&str> = t.split(' ').collect();
+    let (mut out, mut joined, mut i) = (String::with_capacity(t.len()), false, 0);
+    while let Some(&w) = words.get(i) {
+        let run = words[i..].iter().take_while(|w| letter(w)).count();
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if run >= 3 {
+            words[i..i + run].iter().for_each(|w| out.push_str(w));
+            joined = true;
+            i += run;
+        } else {
+            out.push_str(w);
+            i += 1;
+        }
+    }
+    joined.then_some(out)
+}
+
+/// Hits that are not wholly inside an exclusion hit.
+fn outside_exclusions(hits: &[Hit]) -> impl Iterator<Item = &Hit> {
+    hits.iter().filter(|h| {
+        !hits
+            .iter()
+            .any(|x| x.kind == Kind::Exclude && x.start <= h.start && h.end <= x.end && x != *h)
+    })
+}
+
+fn analyze_with(idx: &Index, text: &str, previous: Option<Previous<'_>>) -> Analysis {
     let (t, map) = normalize(text);
     let hits = find_all(idx, &t);
     let excluded = |h: &Hit| {
@@ -215,6 +298,31 @@ fn analyze_with(idx: &Index, text: &str) -> Analysis {
                 }
             }
             Kind::Exclude => {}
+        }
+    }
+    let joined = join_spaced_letters(&t);
+    if out.pushback.is_empty()
+        && let Some(joined) = &joined
+    {
+        let again = find_all(idx, joined);
+        let found = outside_exclusions(&again).filter(|h| h.kind == Kind::Pushback);
+        out.pushback.extend(found.cloned());
+    }
+    // A standing rule is what to act on ("No, from now on use tabs").
+    if out.pushback.is_empty()
+        && out.preferences.is_empty()
+        && let Some((phrase, start, end)) =
+            markers_reply::find(joined.as_deref().unwrap_or(&t), previous)
+    {
+        let h = Hit {
+            kind: Kind::Pushback,
+            lang: "",
+            phrase,
+            start,
+            end,
+        };
+        if !excluded(&h) {
+            out.pushback.push(h);
         }
     }
     out
@@ -260,7 +368,7 @@ mod tests {
 
     fn run(text: &str) -> Analysis {
         static IDX: OnceLock<Index> = OnceLock::new();
-        analyze_with(IDX.get_or_init(|| build(TEST_PACKS)), text)
+        analyze_with(IDX.get_or_init(|| build(TEST_PACKS)), text, None)
     }
 
     fn pushes(text: &str) -> Vec<&'static str> {
@@ -297,7 +405,7 @@ mod tests {
         }];
         let idx = build(PACKS);
         assert!(idx.ascii_cjk_key);
-        let hits = analyze_with(&idx, "这个bug还在");
+        let hits = analyze_with(&idx, "这个bug还在", None);
         assert_eq!(hits.pushback.len(), 1);
         assert!(!build(TEST_PACKS).ascii_cjk_key);
     }
@@ -317,6 +425,19 @@ mod tests {
     }
 
     #[test]
+    fn widths_and_spaced_letters_are_folded() {
+        assert_eq!(normalize("ﾀﾞﾒです ｴﾗｰ ﾊﾟｽ ｳﾞ").0, "ダメです エラー パス ヴ");
+        assert_eq!(normalize("ＷＲＯＮＧ ＡＧＡＩＮ！").0, "wrong again!");
+        assert_eq!(pushes("ＷＲＯＮＧ　ＡＧＡＩＮ"), ["wrong again"]);
+        assert_eq!(pushes("W R O N G again."), ["wrong again"]);
+        assert_eq!(
+            join_spaced_letters("a b c d and i am"),
+            Some("abcd and i am".into())
+        );
+        assert_eq!(join_spaced_letters("i am a dev"), None);
+    }
+
+    #[test]
     fn never_panics_on_odd_text() {
         for s in [
             "",
@@ -327,6 +448,9 @@ mod tests {
             "wrong",
             "以后都",
             "a\u{2028}b",
+            "\u{FF9E}\u{FF9F}ﾞ",
+            "a b c",
+            " ",
         ] {
             let _ = run(s);
         }

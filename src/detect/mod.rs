@@ -9,6 +9,7 @@ pub mod drift;
 pub mod incidents;
 pub mod markers;
 mod markers_lexicon;
+mod markers_reply;
 pub mod preferences;
 pub mod scope;
 pub mod tools;

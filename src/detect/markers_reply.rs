@@ -1,0 +1,1002 @@
+//! Pushback told by how a message answers the previous reply rather than by a
+//! fixed phrase (the phrase packs are in `markers_lexicon.rs`):
+//!
+//! - a **contrast** that rejects a word the previous answer used: "orders_2023,
+//!   not orders", "Canberra, не Sydney", "config.jsonではなくsettings.json";
+//! - a **rejection opener**: "Wrong table.", "Falsch, …", "Nope, …", and a
+//!   bare "No, …" when the previous answer asked nothing (then it answers the
+//!   question: "No, keep the branch.");
+//! - a **failure report tied to the answer**: a failure word with "still",
+//!   "again", "now" or the assistant's work in the same sentence ("Still
+//!   getting the 403", "I ran your script and got KeyError", "Опять сломалось
+//!   после твоего изменения"), or a message that is nothing but one ("DOESNT
+//!   WORK", "still 500").
+//!
+//! All three read the normalised message (`markers::normalize`: lowercase,
+//! `'` apostrophes, single spaces, full-width and half-width forms folded) and
+//! fire only when the message replies to an answer. Questions are left alone
+//! ("why does it still fail on my machine?" asks, it does not push back), and
+//! so are messages that state a standing rule (the rule is what to act on).
+
+use crate::text::KeywordBag;
+
+/// The answer a message replies to.
+#[derive(Debug, Clone, Copy)]
+pub struct Previous<'a> {
+    /// Its keywords (the response bag the regulator keeps for the turn).
+    pub keywords: &'a KeywordBag,
+    /// Whether it asked the user something.
+    pub asked: bool,
+}
+
+/// Which rule fired; reported as the hit's phrase.
+pub const CONTRAST: &str = "(rejects a word of the previous answer)";
+pub const OPENER: &str = "(opens by rejecting the previous answer)";
+pub const FAILURE: &str = "(reports the previous answer failing)";
+
+/// The words of the three rules for the languages written with spaces, or
+/// for Chinese and Japanese. Entries ending in `*` match as a word prefix
+/// ("fail*": fails, failed, failing), entries starting with one as a suffix;
+/// spaced languages match at word boundaries, Chinese and Japanese anywhere.
+struct Words {
+    spaced: bool,
+    /// Introduce the rejected word: "X, not Y", "instead of Y".
+    contrast: &'static [&'static str],
+    /// Answers "no" to something: only when the previous answer asked nothing.
+    no: &'static [&'static str],
+    /// Open a message by calling the answer wrong.
+    wrong: &'static [&'static str],
+    failure: &'static [&'static str],
+    /// Tie a failure to the previous answer.
+    tie: &'static [&'static str],
+}
+
+/// Words that soften a contrast into an addition: "not just null", "nicht nur".
+const NOT_REJECTING: &[&str] = &[
+    "just",
+    "only",
+    "even",
+    "always",
+    "yet",
+    "all",
+    "too",
+    "really",
+    "exactly",
+    "necessarily",
+    "sure",
+    "solo",
+    "sólo",
+    "solamente",
+    "siempre",
+    "todo",
+    "todos",
+    "tan",
+    "tanto",
+    "muy",
+    "nur",
+    "immer",
+    "alle",
+    "alles",
+    "ganz",
+    "so",
+    "sehr",
+    "mehr",
+    "seulement",
+    "que",
+    "toujours",
+    "tout",
+    "tous",
+    "trop",
+    "très",
+    "encore",
+    "plus",
+    "só",
+    "somente",
+    "apenas",
+    "sempre",
+    "tudo",
+    "tão",
+    "muito",
+    "mais",
+    "только",
+    "всегда",
+    "все",
+    "всё",
+    "так",
+    "очень",
+    "просто",
+];
+
+/// Articles and possessives between a contrast and the word it rejects.
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "my", "your", "this", "that", "el", "la", "los", "las", "un", "una", "mi",
+    "tu", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "mein", "meine",
+    "dein", "le", "les", "l'", "une", "mon", "ma", "mes", "ton", "ta", "o", "os", "as", "um",
+    "uma", "meu", "minha", "seu", "sua", "в", "на", "мой", "моя", "мое", "моё",
+];
+
+const LANGS: &[Words] = &[
+    Words {
+        spaced: true,
+        contrast: &[
+            ", not",
+            "instead of",
+            "rather than",
+            ", а не",
+            ", не",
+            "а не",
+            "вместо",
+            ", nicht",
+            ", kein",
+            ", keine",
+            "statt",
+            "anstatt",
+            ", pas",
+            "et non",
+            "et non pas",
+            "au lieu de",
+            "au lieu du",
+            "au lieu des",
+            ", no",
+            "en lugar de",
+            "en vez de",
+            "y no",
+            ", não",
+            ", nao",
+            "e não",
+            "em vez de",
+            "em vez do",
+            "em vez da",
+            "ao invés de",
+        ],
+        no: &[
+            "no", "nope", "nah", "nein", "nö", "non", "não", "nao", "нет",
+        ],
+        wrong: &[
+            "wrong",
+            "incorrect",
+            "not quite",
+            "not really",
+            "falsch",
+            "nicht ganz",
+            "nicht richtig",
+            "faux",
+            "pas tout à fait",
+            "pas vraiment",
+            "incorrecto",
+            "incorrecta",
+            "falso",
+            "mal",
+            "no exactamente",
+            "errado",
+            "errada",
+            "incorreto",
+            "não exatamente",
+            "неправильно",
+            "неверно",
+            "не совсем",
+            "не так",
+        ],
+        failure: &[
+            // English; exception names ("KeyError", "NullPointerException")
+            "error*",
+            "*error",
+            "*exception",
+            "fail*",
+            "crash*",
+            "broke",
+            "broken",
+            "breaks",
+            "exception",
+            "traceback",
+            "times out",
+            "timed out",
+            "timeout",
+            "hangs",
+            "freezes",
+            "not fixed",
+            "nothing changed",
+            "doesn't work",
+            "doesnt work",
+            "doesn't load",
+            "doesn't compile",
+            "doesn't build",
+            "doesn't run",
+            "doesn't start",
+            "won't load",
+            "won't compile",
+            "won't build",
+            "won't run",
+            "won't start",
+            "wont work",
+            "can't log in",
+            "cannot log in",
+            "not working",
+            "no longer works",
+            "stopped working",
+            "same result",
+            "same output",
+            "same problem",
+            "same issue",
+            // Spanish
+            "falla*",
+            "falló",
+            "roto",
+            "rompe",
+            "rompió",
+            "no carga",
+            "no compila",
+            "no arranca",
+            "no abre",
+            "se cuelga",
+            "se cae",
+            // German
+            "fehler*",
+            "fehl",
+            "schlägt fehl",
+            "schlagen fehl",
+            "fehlgeschlagen",
+            "stürzt ab",
+            "abgestürzt",
+            "kaputt",
+            "lädt nicht",
+            "kompiliert nicht",
+            "startet nicht",
+            "läuft nicht",
+            "geht nicht",
+            // French
+            "erreur*",
+            "plante",
+            "planté",
+            "cassé",
+            "échoue*",
+            "ne charge pas",
+            "ne compile pas",
+            "ne démarre pas",
+            "ne se lance pas",
+            // Portuguese
+            "erro",
+            "erros",
+            "falha*",
+            "falhou",
+            "quebrou",
+            "quebrado",
+            "trava",
+            "travou",
+            "não compila",
+            "nem compila",
+            "não carrega",
+            "não abre",
+            "não roda",
+            "não inicia",
+            // Russian
+            "ошибк*",
+            "падает",
+            "упал*",
+            "сломал*",
+            "сломано",
+            "вылетает",
+            "виснет",
+            "не запускается",
+            "не грузится",
+            "не открывается",
+            "не компилируется",
+        ],
+        tie: &[
+            "still",
+            "again",
+            "now",
+            "your script",
+            "your code",
+            "your fix",
+            "your change",
+            "your changes",
+            "your command",
+            "your query",
+            "your solution",
+            "your snippet",
+            "your patch",
+            "your suggestion",
+            "your steps",
+            "your formula",
+            "your version",
+            "after your",
+            "since your",
+            "after the fix",
+            "after the change",
+            "after applying",
+            "sigue",
+            "todavía",
+            "todavia",
+            "otra vez",
+            "de nuevo",
+            "ahora",
+            "tu script",
+            "tu código",
+            "tu codigo",
+            "tu cambio",
+            "tu solución",
+            "después de tu",
+            "immer noch",
+            "noch immer",
+            "wieder",
+            "jetzt",
+            "sogar",
+            "dein skript",
+            "dein code",
+            "deine änderung",
+            "nach deiner",
+            "nach deinem",
+            "toujours",
+            "encore",
+            "à nouveau",
+            "de nouveau",
+            "maintenant",
+            "ta modification",
+            "ton code",
+            "ton script",
+            "ta solution",
+            "après ta",
+            "après ton",
+            "ainda",
+            "de novo",
+            "novamente",
+            "agora",
+            "piorou",
+            "seu código",
+            "seu script",
+            "sua alteração",
+            "sua solução",
+            "depois da sua",
+            "depois do seu",
+            "всё ещё",
+            "все еще",
+            "всё равно",
+            "опять",
+            "снова",
+            "теперь",
+            "после твоего",
+            "после твоей",
+            "после вашего",
+            "после вашей",
+            "твой код",
+            "твой скрипт",
+        ],
+    },
+    Words {
+        spaced: false,
+        contrast: &[
+            "，不是",
+            ",不是",
+            "而不是",
+            "不是",
+            "ではなく",
+            "じゃなくて",
+            "じゃなく",
+        ],
+        no: &["不，", "不,", "いいえ", "いや、"],
+        wrong: &["だめ", "ダメ", "駄目"],
+        failure: &[
+            "报错",
+            "報錯",
+            "失败",
+            "崩溃",
+            "崩了",
+            "打不开",
+            "启动不了",
+            "编译不过",
+            "跑不了",
+            "没解决",
+            "没用",
+            "挂了",
+            "卡住",
+            "不生效",
+            "エラー",
+            "失敗",
+            "落ち",
+            "起動しな",
+            "起動でき",
+            "通りません",
+            "通らな",
+            "壊れ",
+            "表示されな",
+            "直らな",
+            "解決しな",
+            "固まる",
+            "動かな",
+        ],
+        tie: &[
+            "还是",
+            "還是",
+            "仍然",
+            "依然",
+            "又",
+            "再次",
+            "改了之后",
+            "按你说的",
+            "你的代码",
+            "照你",
+            "怎么还",
+            "まだ",
+            "また",
+            "逆に",
+            "今度は",
+            "してもらった",
+            "言われた通り",
+            "相変わらず",
+        ],
+    },
+];
+
+/// The first rule that fires on normalised message `t`, with its span.
+pub fn find(t: &str, prev: Option<Previous<'_>>) -> Option<(&'static str, usize, usize)> {
+    let prev = prev?;
+    contrast(t, prev)
+        .map(|(a, b)| (CONTRAST, a, b))
+        .or_else(|| opener(t, prev).map(|(a, b)| (OPENER, a, b)))
+        .or_else(|| failure(t).map(|(a, b)| (FAILURE, a, b)))
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '\'' || c == '_'
+}
+
+/// Spans of `entry` in `t`: at word boundaries for spaced languages (an
+/// entry ending in `*` may run on, one starting with `*` may start inside a
+/// word: `*error` is `KeyError`), anywhere for the others.
+fn occurrences<'a>(
+    t: &'a str,
+    entry: &'a str,
+    spaced: bool,
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    let (body, prefix) = match entry.strip_suffix('*') {
+        Some(b) => (b, true),
+        None => (entry, false),
+    };
+    let (body, suffix) = match body.strip_prefix('*') {
+        Some(b) => (b, true),
+        None => (body, false),
+    };
+    t.match_indices(body).filter_map(move |(i, m)| {
+        let end = i + m.len();
+        if !spaced {
+            return Some((i, end));
+        }
+        let before = t.get(..i).and_then(|h| h.chars().next_back());
+        let after = t.get(end..).and_then(|r| r.chars().next());
+        let starts = suffix || !body.starts_with(is_word) || before.is_none_or(|c| !is_word(c));
+        let ends = prefix || !body.ends_with(is_word) || after.is_none_or(|c| !is_word(c));
+        (starts && ends).then(|| {
+            let end = if prefix {
+                end + t
+                    .get(end..)
+                    .map_or(0, |r| r.find(|c| !is_word(c)).unwrap_or(r.len()))
+            } else {
+                end
+            };
+            (i, end)
+        })
+    })
+}
+
+/// The words after byte `at`, up to three, and where each ends.
+fn next_words(t: &str, at: usize) -> impl Iterator<Item = (usize, &str)> {
+    let mut pos = at;
+    std::iter::from_fn(move || {
+        let rest = t.get(pos..)?;
+        let skip = rest.find(is_word)?;
+        // Only spaces (and an opening quote) may stand before the word.
+        if !rest
+            .get(..skip)?
+            .chars()
+            .all(|c| c == ' ' || "\"'`«“(".contains(c))
+        {
+            return None;
+        }
+        let start = pos + skip;
+        let len = t
+            .get(start..)?
+            .find(|c| !is_word(c))
+            .unwrap_or(t.len() - start);
+        pos = start + len;
+        Some((pos, t.get(start..pos)?))
+    })
+    .take(3)
+}
+
+/// The first content word after a contrast, if the previous answer used it:
+/// articles and function words are passed over ("not per request"), a
+/// softener ends the search ("not just null").
+fn rejected(t: &str, at: usize, prev: &KeywordBag) -> Option<usize> {
+    for (end, w) in next_words(t, at) {
+        if NOT_REJECTING.contains(&w) {
+            return None;
+        }
+        if DETERMINERS.contains(&w) {
+            continue;
+        }
+        if let Some(stem) = KeywordBag::first_stem(w) {
+            return prev.contains_stem(&stem).then_some(end);
+        }
+    }
+    None
+}
+
+/// "X, not Y" where the previous answer said Y.
+fn contrast(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
+    for lang in LANGS {
+        for entry in lang.contrast {
+            for (i, end) in occurrences(t, entry, lang.spaced) {
+                let said = if lang.spaced {
+                    rejected(t, end, prev.keywords)
+                } else {
+                    cjk_rejected(t, i, end, entry, prev.keywords)
+                };
+                if let Some(stop) = said {
+                    return Some((i, stop.max(end)));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The rejected words around a Chinese or Japanese contrast: after 不是,
+/// before ではなく, when the previous answer used most of its words or
+/// bigrams ("config.json", "测试环境").
+fn cjk_rejected(t: &str, i: usize, end: usize, entry: &str, prev: &KeywordBag) -> Option<usize> {
+    // Not '.': it joins "config.json".
+    let stop = |c: char| "，,。！!？?、：:；; ".contains(c);
+    let (span, at) = if entry.starts_with(['で', 'じ']) {
+        let head = t.get(..i)?;
+        let from = head.rfind(stop).map_or(0, |p| {
+            p + head
+                .get(p..)
+                .and_then(|r| r.chars().next())
+                .map_or(1, char::len_utf8)
+        });
+        (head.get(from..)?, from)
+    } else {
+        let tail = t.get(end..)?;
+        (tail.get(..tail.find(stop).unwrap_or(tail.len()))?, end)
+    };
+    let span: String = span.chars().take(12).collect();
+    // Most of it: "settings.json" shares only "json" with "config.json". A
+    // Latin word counts even when it is a stop word ("settings" stems to one).
+    let latin: Vec<&str> = span
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 2)
+        .collect();
+    let cjk = KeywordBag::stems(&span.chars().filter(|c| !c.is_ascii()).collect::<String>());
+    let held = latin
+        .iter()
+        .filter(|w| KeywordBag::first_stem(w).is_some_and(|st| prev.contains_stem(&st)))
+        .count()
+        + cjk.iter().filter(|st| prev.contains_stem(st)).count();
+    (held * 2 > latin.len() + cjk.len()).then_some(at + span.len())
+}
+
+/// Thanks and closings, in the eight languages.
+const THANKS: &[&str] = &[
+    "thank",
+    "thanks",
+    "that's all",
+    "that's it",
+    "gracias",
+    "eso es todo",
+    "danke",
+    "das wäre alles",
+    "merci",
+    "c'est tout",
+    "obrigad",
+    "só isso",
+    "спасибо",
+    "это всё",
+    "это все",
+    "谢谢",
+    "謝謝",
+    "就这些",
+    "ありがとう",
+    "以上です",
+];
+
+/// "Wrong table.", "Falsch, …", "ダメです"; a bare "No, …" only when the
+/// previous answer asked nothing.
+fn opener(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
+    if t.contains(['?', '？']) {
+        return None;
+    }
+    let t0 = t.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let off = t.len() - t0.len();
+    // "No, that's all, thanks": declining an offer, asked or not.
+    let declines = THANKS.iter().any(|w| t.contains(w));
+    for lang in LANGS {
+        let lists: [&[&str]; 2] = [
+            lang.wrong,
+            if prev.asked || declines { &[] } else { lang.no },
+        ];
+        for w in lists.into_iter().flatten() {
+            let Some((0, end)) = occurrences(t0, w, lang.spaced).next() else {
+                continue;
+            };
+            // A spaced opener stands alone ("No, …", "Falsch: …", "no no,"),
+            // except "wrong" before what was wrong ("Wrong table.").
+            let rest = t0.get(end..).unwrap_or("");
+            let alone = rest.is_empty()
+                || rest.starts_with([',', '.', ':', ';', '!', '—', '–', '-'])
+                || rest
+                    .strip_prefix(' ')
+                    .is_some_and(|r| r.starts_with(w) || *w == "wrong");
+            if !lang.spaced || alone {
+                return Some((off, off + end));
+            }
+        }
+    }
+    None
+}
+
+/// Sentence openers of a request or a question: "Add error handling now"
+/// asks for work, it does not report a failure.
+const REQUEST: &[&str] = &[
+    "add",
+    "write",
+    "make",
+    "create",
+    "implement",
+    "show",
+    "explain",
+    "tell",
+    "help",
+    "give",
+    "generate",
+    "build",
+    "can",
+    "could",
+    "would",
+    "please",
+    "how",
+    "what",
+    "why",
+    "when",
+    "where",
+    "which",
+    "is",
+    "are",
+    "do",
+    "does",
+    "añade",
+    "agrega",
+    "escribe",
+    "haz",
+    "crea",
+    "puedes",
+    "podrías",
+    "cómo",
+    "qué",
+    "por",
+    "füge",
+    "schreib",
+    "schreibe",
+    "erstelle",
+    "kannst",
+    "könntest",
+    "wie",
+    "was",
+    "warum",
+    "bitte",
+    "ajoute",
+    "écris",
+    "fais",
+    "crée",
+    "peux",
+    "pourrais",
+    "comment",
+    "pourquoi",
+    "quel",
+    "quelle",
+    "adicione",
+    "escreva",
+    "faça",
+    "crie",
+    "pode",
+    "poderia",
+    "como",
+    "qual",
+    "добавь",
+    "напиши",
+    "сделай",
+    "создай",
+    "можешь",
+    "как",
+    "почему",
+    "что",
+];
+
+/// A failure word and a tie to the answer in one sentence that is not a
+/// question or a request, or a message of at most four words that is a
+/// failure report.
+fn failure(t: &str) -> Option<(usize, usize)> {
+    let mut start = 0;
+    for sentence in t.split_inclusive(['.', '!', '?', ';', '。', '！', '？', '；']) {
+        let here = start;
+        start += sentence.len();
+        let first = sentence
+            .split(|c: char| !is_word(c))
+            .find(|w| !w.is_empty())
+            .unwrap_or("");
+        if sentence.ends_with(['?', '？']) || REQUEST.contains(&first) {
+            continue;
+        }
+        for lang in LANGS {
+            let found = lang.failure.iter().find_map(|f| {
+                occurrences(sentence, f, lang.spaced)
+                    .find(|&(_, b)| !names_a_feature(sentence, b))
+                    .map(|(a, b)| (a, b, f.contains(' ')))
+            });
+            let Some((a, b, phrase)) =
+                found.or_else(|| http_error(sentence).map(|(a, b)| (a, b, false)))
+            else {
+                continue;
+            };
+            let tied = lang
+                .tie
+                .iter()
+                .any(|w| occurrences(sentence, w, lang.spaced).next().is_some());
+            let words = t
+                .split(' ')
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .count();
+            let bare = lang.spaced && words <= 4 && !t.contains(['?', '？']);
+            // "Doesn't compile: expected `&str`": a report that opens the message.
+            let opens = phrase && here == 0 && a == 0;
+            if tied || bare || opens {
+                return Some((here + a, here + b));
+            }
+        }
+    }
+    None
+}
+
+/// Whether the failure word ending at `end` names a feature rather than a
+/// failure: "error handling", "error messages", "Fehlerbehandlung".
+fn names_a_feature(s: &str, end: usize) -> bool {
+    const NEXT: &[&str] = &[
+        "handling",
+        "handler",
+        "handlers",
+        "message",
+        "messages",
+        "page",
+        "pages",
+        "code",
+        "codes",
+        "logging",
+        "log",
+        "logs",
+        "boundary",
+        "boundaries",
+        "rate",
+        "tracking",
+        "reporting",
+        "states",
+        "state",
+    ];
+    const COMPOUND: &[&str] = &["behandlung", "meldung", "seite", "protokoll"];
+    let word_start = s
+        .get(..end)
+        .and_then(|h| h.rfind(|c: char| !is_word(c)))
+        .map_or(0, |p| p + 1);
+    let word = s.get(word_start..end).unwrap_or("");
+    let next = s.get(end..).unwrap_or("").trim_start();
+    let next = next
+        .get(..next.find(|c: char| !is_word(c)).unwrap_or(next.len()))
+        .unwrap_or("");
+    NEXT.contains(&next) || COMPOUND.iter().any(|c| word.ends_with(c))
+}
+
+/// An HTTP error status named as one: "the 403", "still 500", "502 error"
+/// (not "500 users").
+fn http_error(s: &str) -> Option<(usize, usize)> {
+    const BEFORE: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "got",
+        "get",
+        "getting",
+        "still",
+        "http",
+        "error",
+        "status",
+        "code",
+        "returns",
+        "returned",
+        "erro",
+        "fehler",
+        "erreur",
+        "ошибка",
+        "el",
+        "un",
+        "le",
+        "une",
+        "o",
+        "um",
+        "der",
+        "einen",
+        "ein",
+    ];
+    let b = s.as_bytes();
+    (0..b.len().saturating_sub(2)).find_map(|i| {
+        let code = b.get(i..i + 3)?;
+        let edge = |j: Option<&u8>| j.is_none_or(|c| !c.is_ascii_alphanumeric());
+        let word = matches!(code[0], b'4' | b'5')
+            && code.iter().all(u8::is_ascii_digit)
+            && edge(i.checked_sub(1).and_then(|j| b.get(j)))
+            && edge(b.get(i + 3));
+        if !word {
+            return None;
+        }
+        let head = s.get(..i)?.trim_end();
+        let prev = head.rsplit(' ').next().unwrap_or("");
+        let next = s.get(i + 3..)?.trim_start();
+        (BEFORE.contains(&prev) || next.starts_with("error")).then_some((i, i + 3))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::markers::analyze_reply;
+
+    /// The rule that fires on `msg` replying to `prev`, through the whole
+    /// analysis (normalising, phrases first, exclusions).
+    fn rule(msg: &str, prev: &str) -> Option<&'static str> {
+        let bag = KeywordBag::from_text(prev);
+        let p = Previous {
+            keywords: &bag,
+            asked: prev.contains(['?', '？']),
+        };
+        let a = analyze_reply(msg, Some(p));
+        a.pushback.first().map(|h| h.phrase)
+    }
+
+    #[test]
+    fn a_contrast_fires_only_on_a_word_the_answer_used() {
+        let said = "The capital of Australia is Sydney.";
+        assert_eq!(
+            rule("The capital is Canberra, not Sydney.", said),
+            Some(CONTRAST)
+        );
+        assert_eq!(rule("Canberra, not Sydney.", "Canberra it is."), None);
+        assert_eq!(
+            rule(
+                "You misread it: the limit is per user, not per request.",
+                "A limit of 100 per request."
+            ),
+            Some(CONTRAST),
+            "function words are passed over"
+        );
+        assert_eq!(
+            rule(
+                "Handle the empty list, not just null.",
+                "It now returns early on null."
+            ),
+            None,
+            "'not just' adds, it does not reject"
+        );
+        assert_eq!(
+            rule("Nimm orders_2023 statt orders.", "SELECT * FROM orders;"),
+            Some(CONTRAST)
+        );
+        assert_eq!(
+            rule(
+                "Встреча в четверг, а не в среду.",
+                "Встреча назначена на среду."
+            ),
+            Some(CONTRAST)
+        );
+    }
+
+    #[test]
+    fn chinese_and_japanese_contrasts_read_the_rejected_side() {
+        let prev = "config.json の timeout を 30 に変更しました。";
+        assert_eq!(
+            rule("config.jsonではなくsettings.jsonです。", prev),
+            Some(CONTRAST)
+        );
+        assert_eq!(rule("settings.jsonではなくconfig.jsonです。", prev), None);
+        assert_eq!(
+            rule(
+                "要改的是生产环境，不是测试环境。",
+                "我已经修改了测试环境的配置。"
+            ),
+            Some(CONTRAST)
+        );
+    }
+
+    #[test]
+    fn an_opener_rejects_unless_it_answers_a_question_or_declines() {
+        let done = "I dropped the old column.";
+        assert_eq!(
+            rule("No, keep the column and rename it.", done),
+            Some(OPENER)
+        );
+        assert_eq!(
+            rule(
+                "No, keep the branch.",
+                "Shall I delete the branch after merging?"
+            ),
+            None
+        );
+        assert_eq!(rule("No, that's all for now. Thanks!", done), None);
+        assert_eq!(rule("Wrong table.", done), Some(OPENER));
+        assert_eq!(
+            rule("Falsch, die Rechnung ist vom März.", done),
+            Some(OPENER)
+        );
+        assert_eq!(
+            rule("Wrong password error when I log in, what now?", done),
+            None
+        );
+        assert_eq!(
+            rule("No idea what that means", done),
+            None,
+            "'no' must stand alone"
+        );
+    }
+
+    #[test]
+    fn a_failure_report_needs_a_tie_to_the_answer_and_no_question() {
+        let fix = "Add the token to the Authorization header.";
+        assert_eq!(rule("Ugh. Still getting the 403.", fix), Some(FAILURE));
+        assert_eq!(
+            rule("I ran your script and got KeyError: 'user_id'.", fix),
+            Some(FAILURE)
+        );
+        assert_eq!(
+            rule("Doesn't compile: expected `&str`, found `String`.", fix),
+            Some(FAILURE)
+        );
+        assert_eq!(rule("DOESNT WORK", fix), Some(FAILURE));
+        assert_eq!(
+            rule("Jetzt schlagen sogar zwei Tests fehl.", fix),
+            Some(FAILURE)
+        );
+        assert_eq!(
+            rule("ﾀﾞﾒです、まだｴﾗｰが出ます", fix),
+            Some("まだエラー"),
+            "half-width kana read as full-width"
+        );
+        assert_eq!(rule("相変わらずｿﾌﾄが起動しないです", fix), Some(FAILURE));
+        assert_eq!(rule("We now have 500 users on the new plan.", fix), None);
+        assert_eq!(rule("Add error handling to the upload now.", fix), None);
+        assert_eq!(rule("I now want error messages in German.", fix), None);
+        assert_eq!(rule("Jetzt bitte noch Fehlerbehandlung.", fix), None);
+        assert_eq!(rule("Why does my own build still fail?", fix), None);
+    }
+
+    #[test]
+    fn nothing_structural_fires_without_a_previous_answer() {
+        for msg in [
+            "Wrong table.",
+            "Still getting the 403.",
+            "Canberra, not Sydney.",
+        ] {
+            let a = analyze_reply(msg, None);
+            assert!(a.pushback.is_empty(), "{msg}");
+        }
+    }
+
+    #[test]
+    fn a_standing_rule_is_a_preference_not_pushback() {
+        let prev = "I used camelCase for the new helper.";
+        let bag = KeywordBag::from_text(prev);
+        let p = Previous {
+            keywords: &bag,
+            asked: false,
+        };
+        let a = analyze_reply("From now on use snake_case, not camelCase.", Some(p));
+        assert!(a.pushback.is_empty());
+        assert_eq!(a.preferences.len(), 1);
+    }
+}
