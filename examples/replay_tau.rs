@@ -147,7 +147,7 @@ fn print_drift(traces: &[Trace], config: &Config) {
 /// they reply to, as the regulator reads them.
 fn pushback(traces: &[Trace], print: bool) {
     let (mut runs, mut messages) = ([0usize; 2], [0usize; 2]);
-    let mut total = [0usize; 2];
+    let (mut total, mut preferences) = ([0usize; 2], 0);
     for trace in traces {
         let Some(ok) = trace.success else { continue };
         let side = usize::from(!ok);
@@ -164,7 +164,9 @@ fn pushback(traces: &[Trace], print: bool) {
                             keywords: b,
                             asked: p.contains(['?', '\u{ff1f}']),
                         });
-                    let hits = analyze_reply(message, prev).pushback;
+                    let analysis = analyze_reply(message, prev);
+                    preferences += usize::from(!analysis.preferences.is_empty());
+                    let hits = analysis.pushback;
                     if !hits.is_empty() {
                         messages[side] += 1;
                         fired = true;
@@ -185,7 +187,12 @@ fn pushback(traces: &[Trace], print: bool) {
         runs[side] += usize::from(fired);
     }
     println!(
-        "pushback markers: {} of successful runs' {} user messages ({} runs), {} of failed runs' {} ({} runs)\n",
+        "pushback markers: {} of successful runs' {} user messages ({} runs), {} of failed runs' {} ({} runs)",
         messages[0], total[0], runs[0], messages[1], total[1], runs[1]
+    );
+    // One-off wishes ("I'd prefer the morning flight") are not standing rules.
+    println!(
+        "standing preferences: {preferences} of {} user messages\n",
+        total[0] + total[1]
     );
 }

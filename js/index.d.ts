@@ -126,7 +126,8 @@ export interface IncidentConcern {
    * The phrases found, e.g. `"still doesn't work"`, `"错了"`; a message caught
    * by reading it against the previous answer names the rule in parentheses:
    * `"(rejects a word of the previous answer)"`, `"(opens by rejecting the
-   * previous answer)"`, `"(reports the previous answer failing)"`.
+   * previous answer)"`, `"(reports the previous answer failing)"`,
+   * `"(praises the previous answer sarcastically)"`.
    */
   markers: string[];
   /** The latest such message, shortened. */

@@ -120,6 +120,11 @@ fn main() {
                 .map(|c| markers::evaluate("Frustration, correction and preference markers", &c)),
         ),
         (
+            "messages-extra.jsonl",
+            load::<markers::Case>("messages-extra.jsonl")
+                .map(|c| markers::evaluate("Markers, second development set", &c)),
+        ),
+        (
             "messages-blind.jsonl",
             blind_with::<markers::Case>("messages-blind.jsonl", "blind message set", |c| {
                 markers::evaluate("Markers, blind message set", c)

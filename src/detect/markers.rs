@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 pub use super::markers_lexicon::{LEXICON_VERSION, PACKS, Pack};
 use super::markers_reply;
 pub use super::markers_reply::Previous;
+use super::markers_standing;
 
 /// Which list a phrase came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -82,17 +83,23 @@ fn voiced(kana: char, mark: char) -> Option<char> {
 fn normalize(text: &str) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(text.len());
     let mut map = Vec::with_capacity(text.len());
-    let mut space = false;
+    // Where a run of whitespace began, until the next character shows
+    // whether it stays: none between two CJK characters ("错　了" is "错了").
+    let mut space: Option<usize> = None;
     for (i, c) in text.char_indices() {
         if c.is_whitespace() {
-            if !space && !out.is_empty() {
-                out.push(' ');
-                map.push(i);
+            if space.is_none() && !out.is_empty() {
+                space = Some(i);
             }
-            space = true;
             continue;
         }
-        space = false;
+        if let Some(at) = space.take() {
+            let joins = out.chars().next_back().is_some_and(is_cjk) && is_cjk(fold_width(c));
+            if !joins {
+                out.push(' ');
+                map.push(at);
+            }
+        }
         if let Some(v) = out.chars().next_back().and_then(|k| voiced(k, c)) {
             // Same UTF-8 length, so the offsets map stays as it is.
             out.pop();
@@ -112,6 +119,11 @@ fn normalize(text: &str) -> (String, Vec<usize>) {
         }
     }
     (out, map)
+}
+
+/// Han characters and kana.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
 }
 
 fn spaced(lang: &str) -> bool {
@@ -241,23 +253,41 @@ pub fn analyze_reply(text: &str, previous: Option<Previous<'_>>) -> Analysis {
     analyze_with(index(), text, previous)
 }
 
-/// Letters typed apart for emphasis ("w r o n g. the total…") joined into a
-/// word; `None` when the text has no run of three or more.
-fn join_spaced_letters(t: &str) -> Option<String> {
-    // A letter alone, perhaps followed by punctuation ("g.").
-    let letter = |w: &&str| {
+/// Letters typed one by one ("W R O N G", "i t   s t i l l   f a i l s"),
+/// joined into words in the text as written: one space between letters,
+/// two or more between words. `None` when there is no such run.
+fn join_spaced_letters(text: &str) -> Option<String> {
+    // A letter alone, perhaps followed by punctuation ("g."), or an apostrophe.
+    let letter = |w: &str| {
         let mut cs = w.chars();
-        cs.next().is_some_and(char::is_alphabetic) && cs.all(|c| !c.is_alphanumeric())
+        cs.next()
+            .is_some_and(|c| c.is_alphabetic() || "'’".contains(c))
+            && cs.all(|c| !c.is_alphanumeric())
     };
-    let words: Vec<&str> = t.split(' ').collect();
-    let (mut out, mut joined, mut i) = (String::with_capacity(t.len()), false, 0);
-    while let Some(&w) = words.get(i) {
-        let run = words[i..].iter().take_while(|w| letter(w)).count();
+    // Words with the width of the gap before each.
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut gap = 0;
+    for (i, part) in text.split(char::is_whitespace).enumerate() {
+        if part.is_empty() {
+            gap += 1;
+            continue;
+        }
+        words.push((if i == 0 { 0 } else { gap + 1 }, part));
+        gap = 0;
+    }
+    let (mut out, mut joined, mut i) = (String::with_capacity(text.len()), false, 0);
+    while let Some(&(_, w)) = words.get(i) {
+        let run = words[i..].iter().take_while(|(_, w)| letter(w)).count();
         if !out.is_empty() {
             out.push(' ');
         }
-        if run >= 3 {
-            words[i..i + run].iter().for_each(|w| out.push_str(w));
+        if run >= 3 && words[i + 1..i + run].iter().any(|&(g, _)| g == 1) {
+            for (k, &(g, w)) in words[i..i + run].iter().enumerate() {
+                if k > 0 && g > 1 {
+                    out.push(' ');
+                }
+                out.push_str(w);
+            }
             joined = true;
             i += run;
         } else {
@@ -293,14 +323,20 @@ fn analyze_with(idx: &Index, text: &str, previous: Option<Previous<'_>>) -> Anal
             Kind::Pushback => out.pushback.push(h.clone()),
             Kind::Preference => {
                 let s = sentence(text, map.get(h.start).copied().unwrap_or(0));
-                if !s.is_empty() && !out.preferences.iter().any(|p| p == s) {
+                if !s.is_empty() && !asks(s) && !out.preferences.iter().any(|p| p == s) {
                     out.preferences.push(s.to_string());
                 }
             }
             Kind::Exclude => {}
         }
     }
-    let joined = join_spaced_letters(&t);
+    for at in markers_standing::standing_orders(&t) {
+        let s = sentence(text, map.get(at).copied().unwrap_or(0));
+        if !s.is_empty() && !asks(s) && !out.preferences.iter().any(|p| p == s) {
+            out.preferences.push(s.to_string());
+        }
+    }
+    let joined = join_spaced_letters(text).map(|j| normalize(&j).0);
     if out.pushback.is_empty()
         && let Some(joined) = &joined
     {
@@ -326,6 +362,55 @@ fn analyze_with(idx: &Index, text: &str, previous: Option<Previous<'_>>) -> Anal
         }
     }
     out
+}
+
+/// Whether a sentence is a wh-question ("What port does Postgres use by
+/// default?"), which states no rule; "From now on, can you answer in
+/// French?" asks for one.
+fn asks(sentence: &str) -> bool {
+    const WH: &[&str] = &[
+        "what",
+        "what's",
+        "how",
+        "why",
+        "which",
+        "where",
+        "when",
+        "who",
+        "does",
+        "is",
+        "are",
+        "qué",
+        "cómo",
+        "por",
+        "cuál",
+        "was",
+        "wie",
+        "warum",
+        "welche",
+        "welcher",
+        "quel",
+        "quelle",
+        "pourquoi",
+        "comment",
+        "que",
+        "qual",
+        "como",
+        "какой",
+        "какая",
+        "почему",
+        "как",
+        "что",
+        "зачем",
+    ];
+    const WH_CJK: &[&str] = &["什么", "为什么", "怎么", "哪", "なぜ", "どう", "何"];
+    let first = sentence
+        .split(|c: char| !is_word(c))
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+        .to_lowercase();
+    sentence.ends_with(['?', '？'])
+        && (WH.contains(&first.as_str()) || WH_CJK.iter().any(|w| sentence.starts_with(w)))
 }
 
 /// The sentence of `text` around byte `at`, trimmed.
@@ -426,8 +511,9 @@ mod tests {
 
     #[test]
     fn widths_and_spaced_letters_are_folded() {
-        assert_eq!(normalize("ﾀﾞﾒです ｴﾗｰ ﾊﾟｽ ｳﾞ").0, "ダメです エラー パス ヴ");
+        assert_eq!(normalize("ﾀﾞﾒです ｴﾗｰ ﾊﾟｽ ｳﾞ").0, "ダメですエラーパスヴ");
         assert_eq!(normalize("ＷＲＯＮＧ ＡＧＡＩＮ！").0, "wrong again!");
+        assert_eq!(normalize("错　了，要 json 格式 ").0, "错了,要 json 格式");
         assert_eq!(pushes("ＷＲＯＮＧ　ＡＧＡＩＮ"), ["wrong again"]);
         assert_eq!(pushes("W R O N G again."), ["wrong again"]);
         assert_eq!(
@@ -435,6 +521,41 @@ mod tests {
             Some("abcd and i am".into())
         );
         assert_eq!(join_spaced_letters("i am a dev"), None);
+        assert_eq!(
+            join_spaced_letters("i t   s t i l l   f a i l s"),
+            Some("it still fails".into())
+        );
+        assert_eq!(join_spaced_letters("a  b  c"), None);
+    }
+
+    #[test]
+    fn builtin_phrases_are_written_as_text_is_normalised() {
+        // A phrase with a full-width colon or a capital could never match.
+        for p in PACKS {
+            for phrase in p.pushback.iter().chain(p.preference).chain(p.exclude) {
+                assert_eq!(normalize(phrase).0, *phrase, "{}: {phrase:?}", p.lang);
+            }
+        }
+    }
+
+    #[test]
+    fn one_off_wishes_and_questions_are_not_standing_rules() {
+        for t in [
+            "I'd prefer to pay with a gift card.",
+            "What port does PostgreSQL listen on by default?",
+            "It crashes every time you click save.",
+            "Never mind, that works now.",
+        ] {
+            assert!(analyze(t).preferences.is_empty(), "{t}");
+        }
+        for t in [
+            "I prefer pytest over unittest, use it for all tests.",
+            "Never touch the lockfile again unless I ask.",
+            "By default use metric units.",
+            "我偏好用 pnpm，以后安装依赖都用 pnpm。",
+        ] {
+            assert_eq!(analyze(t).preferences.len(), 1, "{t}");
+        }
     }
 
     #[test]

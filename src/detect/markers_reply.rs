@@ -2,7 +2,9 @@
 //! fixed phrase (the phrase packs are in `markers_lexicon.rs`):
 //!
 //! - a **contrast** that rejects a word the previous answer used: "orders_2023,
-//!   not orders", "Canberra, не Sydney", "config.jsonではなくsettings.json";
+//!   not orders", "Canberra, не Sydney", "config.jsonではなくsettings.json",
+//!   or a refusal opening a sentence that answers no question ("I don't want
+//!   store credit", "别用 pandas");
 //! - a **rejection opener**: "Wrong table.", "Falsch, …", "Nope, …", and a
 //!   bare "No, …" when the previous answer asked nothing (then it answers the
 //!   question: "No, keep the branch.");
@@ -10,14 +12,17 @@
 //!   "again", "now" or the assistant's work in the same sentence ("Still
 //!   getting the 403", "I ran your script and got KeyError", "Опять сломалось
 //!   после твоего изменения"), or a message that is nothing but one ("DOESNT
-//!   WORK", "still 500").
+//!   WORK", "still 500");
+//! - **sarcastic praise** (`markers_sarcasm.rs`): "Great, now none of the
+//!   tests compile".
 //!
-//! All three read the normalised message (`markers::normalize`: lowercase,
+//! All of them read the normalised message (`markers::normalize`: lowercase,
 //! `'` apostrophes, single spaces, full-width and half-width forms folded) and
 //! fire only when the message replies to an answer. Questions are left alone
 //! ("why does it still fail on my machine?" asks, it does not push back), and
 //! so are messages that state a standing rule (the rule is what to act on).
 
+use super::markers_sarcasm::sarcasm;
 use crate::text::KeywordBag;
 
 /// The answer a message replies to.
@@ -33,6 +38,7 @@ pub struct Previous<'a> {
 pub const CONTRAST: &str = "(rejects a word of the previous answer)";
 pub const OPENER: &str = "(opens by rejecting the previous answer)";
 pub const FAILURE: &str = "(reports the previous answer failing)";
+pub const SARCASM: &str = "(praises the previous answer sarcastically)";
 
 /// The words of the three rules for the languages written with spaces, or
 /// for Chinese and Japanese. Entries ending in `*` match as a word prefix
@@ -42,6 +48,9 @@ struct Words {
     spaced: bool,
     /// Introduce the rejected word: "X, not Y", "instead of Y".
     contrast: &'static [&'static str],
+    /// Refuse the word that follows, outside a question: "I don't want
+    /// store credit", "别用 pandas".
+    refuse: &'static [&'static str],
     /// Answers "no" to something: only when the previous answer asked nothing.
     no: &'static [&'static str],
     /// Open a message by calling the answer wrong.
@@ -148,6 +157,32 @@ const LANGS: &[Words] = &[
             "em vez do",
             "em vez da",
             "ao invés de",
+        ],
+        refuse: &[
+            "i don't want",
+            "i do not want",
+            "i dont want",
+            "don't use",
+            "do not use",
+            "dont use",
+            "no quiero",
+            "no uses",
+            "no utilices",
+            "ich will kein",
+            "ich will keine",
+            "ich möchte kein",
+            "ich möchte keine",
+            "nicht über",
+            "nicht mit",
+            "je ne veux pas",
+            "n'utilise pas",
+            "não quero",
+            "nao quero",
+            "não use",
+            "não usa",
+            "не хочу",
+            "не надо",
+            "не используй",
         ],
         no: &[
             "no", "nope", "nah", "nein", "nö", "non", "não", "nao", "нет",
@@ -281,6 +316,47 @@ const LANGS: &[Words] = &[
             "не грузится",
             "не открывается",
             "не компилируется",
+            "blank",
+            "empty",
+            "prints nothing",
+            "does nothing",
+            "nothing at all",
+            "no output",
+            "disappeared",
+            "vanished",
+            "is gone",
+            "killed",
+            "core dumped",
+            "segfault*",
+            "segmentation fault",
+            "connection refused",
+            "off by one",
+            "vacío",
+            "vacía",
+            "desapareció",
+            "ni arranca",
+            "ni carga",
+            "ni compila",
+            "ni funciona",
+            "verschwunden",
+            "ist leer",
+            "bleibt leer",
+            "hängt weiterhin",
+            "hängt immer noch",
+            "hängt sich auf",
+            "bricht ab",
+            "vide",
+            "disparu",
+            "ne fait rien",
+            "ne marche pas",
+            "vazio",
+            "vazia",
+            "sumiu",
+            "travando",
+            "пуст*",
+            "пропал*",
+            "исчез*",
+            "refused",
         ],
         tie: &[
             "still",
@@ -361,6 +437,68 @@ const LANGS: &[Words] = &[
             "после вашей",
             "твой код",
             "твой скрипт",
+            "your",
+            "tu",
+            "tus",
+            "dein",
+            "deine",
+            "deinen",
+            "ton",
+            "ta",
+            "tes",
+            "votre",
+            "vos",
+            "seu",
+            "sua",
+            "teu",
+            "tua",
+            "твой",
+            "твоя",
+            "твоё",
+            "твое",
+            "ваш",
+            "ваша",
+            "ваше",
+            "same",
+            "mismo",
+            "misma",
+            "gleiche",
+            "gleichen",
+            "selbe",
+            "selben",
+            "même",
+            "mesmo",
+            "mesma",
+            "тот же",
+            "та же",
+            "то же",
+            "second time",
+            "third time",
+            "fourth time",
+            "twice",
+            "three times",
+            "dos veces",
+            "tres veces",
+            "zweimal",
+            "dreimal",
+            "deux fois",
+            "trois fois",
+            "duas vezes",
+            "três vezes",
+            "segunda vez",
+            "terceira vez",
+            "tercera vez",
+            "который раз",
+            "второй раз",
+            "третий раз",
+            "дважды",
+            "трижды",
+            "weiterhin",
+            "continua",
+            "continúa",
+            "followed your",
+            "à la lettre",
+            "al pie de la letra",
         ],
     },
     Words {
@@ -374,6 +512,7 @@ const LANGS: &[Words] = &[
             "じゃなくて",
             "じゃなく",
         ],
+        refuse: &["别用", "不要用", "別用", "我不要", "不想要"],
         no: &["不，", "不,", "いいえ", "いや、"],
         wrong: &["だめ", "ダメ", "駄目"],
         failure: &[
@@ -404,6 +543,21 @@ const LANGS: &[Words] = &[
             "解決しな",
             "固まる",
             "動かな",
+            "白屏",
+            "没反应",
+            "不上了",
+            "没到账",
+            "没变化",
+            "不起作用",
+            "消失了",
+            "空白",
+            "跑不起",
+            "真っ白",
+            "消え",
+            "変わらな",
+            "違う",
+            "違います",
+            "ちがう",
         ],
         tie: &[
             "还是",
@@ -424,6 +578,16 @@ const LANGS: &[Words] = &[
             "してもらった",
             "言われた通り",
             "相変わらず",
+            "你这个",
+            "你给的",
+            "你給的",
+            "你的",
+            "改完",
+            "第二次",
+            "第三次",
+            "マダ",
+            "マタ",
+            "同じ",
         ],
     },
 ];
@@ -435,6 +599,7 @@ pub fn find(t: &str, prev: Option<Previous<'_>>) -> Option<(&'static str, usize,
         .map(|(a, b)| (CONTRAST, a, b))
         .or_else(|| opener(t, prev).map(|(a, b)| (OPENER, a, b)))
         .or_else(|| failure(t).map(|(a, b)| (FAILURE, a, b)))
+        .or_else(|| sarcasm(t).map(|(a, b)| (SARCASM, a, b)))
 }
 
 fn is_word(c: char) -> bool {
@@ -522,11 +687,17 @@ fn rejected(t: &str, at: usize, prev: &KeywordBag) -> Option<usize> {
     None
 }
 
-/// "X, not Y" where the previous answer said Y.
+/// "X, not Y" where the previous answer said Y; "I don't want Y" outside a
+/// question ("Why don't you use pandas?" suggests, it does not refuse).
 fn contrast(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
     for lang in LANGS {
-        for entry in lang.contrast {
+        let contrasts = lang.contrast.iter().map(|e| (e, false));
+        for (entry, refuses) in contrasts.chain(lang.refuse.iter().map(|e| (e, true))) {
             for (i, end) in occurrences(t, entry, lang.spaced) {
+                // "I don't want travel insurance" answers "Would you like…?".
+                if refuses && (prev.asked || in_question(t, end) || !opens_sentence(t, i)) {
+                    continue;
+                }
                 let said = if lang.spaced {
                     rejected(t, end, prev.keywords)
                 } else {
@@ -539,6 +710,66 @@ fn contrast(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// The sentences of `t`, each with its closing mark. A '.' closes one only
+/// before a space or the end ("`Promise.all`" and "3.12" go on).
+fn sentences(t: &str) -> impl Iterator<Item = &str> {
+    let mut rest = t;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest
+            .char_indices()
+            .find(|&(i, c)| {
+                "!?;。！？；".contains(c)
+                    || c == '.'
+                        && rest
+                            .get(i + 1..)
+                            .is_none_or(|r| r.is_empty() || r.starts_with(' '))
+            })
+            .map_or(rest.len(), |(i, c)| i + c.len_utf8());
+        let (head, tail) = rest.split_at(end);
+        rest = tail;
+        Some(head)
+    })
+}
+
+/// Whether byte `at` opens a sentence of `t`, after at most a "please" or
+/// a "no": "Bitte nicht über Docker Compose" refuses, "…, and I don't want
+/// travel insurance" lists what the user wants.
+fn opens_sentence(t: &str, at: usize) -> bool {
+    const LEAD: &[&str] = &[
+        "please",
+        "no",
+        "bitte",
+        "nein",
+        "por favor",
+        "não",
+        "nao",
+        "non",
+        "нет",
+        "пожалуйста",
+        "请",
+        "不",
+    ];
+    let head = t.get(..at).unwrap_or("");
+    let from = sentences(head)
+        .last()
+        .filter(|s| !s.ends_with(['.', '!', '?', ';', '。', '！', '？', '；']));
+    let lead = from
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric());
+    lead.is_empty() || LEAD.contains(&lead)
+}
+
+/// Whether the sentence around byte `at` ends in a question mark.
+fn in_question(t: &str, at: usize) -> bool {
+    let rest = t.get(at..).unwrap_or("");
+    sentences(rest)
+        .next()
+        .is_some_and(|s| s.ends_with(['?', '？']))
 }
 
 /// The rejected words around a Chinese or Japanese contrast: after 不是,
@@ -558,7 +789,12 @@ fn cjk_rejected(t: &str, i: usize, end: usize, entry: &str, prev: &KeywordBag) -
         (head.get(from..)?, from)
     } else {
         let tail = t.get(end..)?;
-        (tail.get(..tail.find(stop).unwrap_or(tail.len()))?, end)
+        let lead = tail.len() - tail.trim_start().len();
+        let tail = tail.trim_start();
+        (
+            tail.get(..tail.find(stop).unwrap_or(tail.len()))?,
+            end + lead,
+        )
     };
     let span: String = span.chars().take(12).collect();
     // Most of it: "settings.json" shares only "json" with "config.json". A
@@ -606,7 +842,7 @@ fn opener(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
     if t.contains(['?', '？']) {
         return None;
     }
-    let t0 = t.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let t0 = skip_interjection(t.trim_start_matches(|c: char| !c.is_alphanumeric()));
     let off = t.len() - t0.len();
     // "No, that's all, thanks": declining an offer, asked or not.
     let declines = THANKS.iter().any(|w| t.contains(w));
@@ -633,6 +869,24 @@ fn opener(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// The text after an opening interjection ("lol no.", "Hmm, wrong table").
+fn skip_interjection(t: &str) -> &str {
+    const SOUNDS: &[&str] = &[
+        "lol", "haha", "hmm", "hmmm", "mmm", "mm", "ugh", "uh", "um", "well", "oh", "ah", "meh",
+        "ой", "хм", "ну", "いや", "嗯", "呃",
+    ];
+    let word = t
+        .get(..t.find(|c: char| !is_word(c)).unwrap_or(t.len()))
+        .unwrap_or("");
+    if SOUNDS.contains(&word) {
+        t.get(word.len()..)
+            .unwrap_or("")
+            .trim_start_matches(|c: char| !c.is_alphanumeric())
+    } else {
+        t
+    }
 }
 
 /// Sentence openers of a request or a question: "Add error handling now"
@@ -717,7 +971,7 @@ const REQUEST: &[&str] = &[
 /// failure report.
 fn failure(t: &str) -> Option<(usize, usize)> {
     let mut start = 0;
-    for sentence in t.split_inclusive(['.', '!', '?', ';', '。', '！', '？', '；']) {
+    for sentence in sentences(t) {
         let here = start;
         start += sentence.len();
         let first = sentence
@@ -998,5 +1252,76 @@ mod tests {
         let a = analyze_reply("From now on use snake_case, not camelCase.", Some(p));
         assert!(a.pushback.is_empty());
         assert_eq!(a.preferences.len(), 1);
+    }
+
+    #[test]
+    fn a_refusal_opens_a_sentence_and_answers_no_question() {
+        let credit = "I've issued a $64.99 store credit to your account.";
+        assert_eq!(
+            rule("I don't want store credit. Put it back on my Visa.", credit),
+            Some(CONTRAST)
+        );
+        assert_eq!(
+            rule(
+                "别用 pandas，这台机器只能用标准库。",
+                "用 pandas 读取 CSV 最简单。"
+            ),
+            Some(CONTRAST)
+        );
+        assert_eq!(
+            rule(
+                "Bitte nicht über Docker Compose, wir nutzen Kubernetes.",
+                "Hier ist eine docker-compose.yml für den Dienst."
+            ),
+            Some(CONTRAST)
+        );
+        let offer = "Would you like to add travel insurance for $30?";
+        assert_eq!(rule("I don't want travel insurance.", offer), None);
+        assert_eq!(
+            rule(
+                "It's just me, and I don't want travel insurance.",
+                "Here are the options, travel insurance is $30 per passenger."
+            ),
+            None,
+            "mid-sentence it lists what the user wants"
+        );
+        assert_eq!(
+            rule("Why don't you use pandas for it?", "I parsed it with csv."),
+            None
+        );
+    }
+
+    #[test]
+    fn sarcasm_interjections_and_sentence_ends() {
+        assert_eq!(
+            rule(
+                "Wow, great. Now none of the tests even compile.",
+                "I renamed UserRepo across the codebase."
+            ),
+            Some(SARCASM)
+        );
+        assert_eq!(
+            rule(
+                "lol no. that regex matches literally everything",
+                "Use ^.*@.*$ to validate it."
+            ),
+            Some(OPENER)
+        );
+        assert_eq!(
+            rule(
+                "Your rounding is wrong on every line: off by one cent.",
+                "I round each line to 2 places."
+            ),
+            Some(FAILURE),
+            "'your' ties a failure to the answer"
+        );
+        assert_eq!(
+            rule(
+                "Toujours sur le même sujet : comment je gère les erreurs dans un `Promise.all` ?",
+                "J'ai parallélisé les appels avec `Promise.all`."
+            ),
+            None,
+            "the '.' inside `Promise.all` does not end the question"
+        );
     }
 }

@@ -10,6 +10,8 @@ pub mod incidents;
 pub mod markers;
 mod markers_lexicon;
 mod markers_reply;
+mod markers_sarcasm;
+mod markers_standing;
 pub mod preferences;
 pub mod scope;
 pub mod tools;
