@@ -125,6 +125,11 @@ fn main() {
                 .map(|c| markers::evaluate("Markers, second development set", &c)),
         ),
         (
+            "messages-extra2.jsonl",
+            load::<markers::Case>("messages-extra2.jsonl")
+                .map(|c| markers::evaluate("Markers, third development set", &c)),
+        ),
+        (
             "messages-blind.jsonl",
             blind_with::<markers::Case>("messages-blind.jsonl", "blind message set", |c| {
                 markers::evaluate("Markers, blind message set", c)

@@ -122,7 +122,7 @@ fn normalize(text: &str) -> (String, Vec<usize>) {
 }
 
 /// Han characters and kana.
-fn is_cjk(c: char) -> bool {
+pub(super) fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
 }
 

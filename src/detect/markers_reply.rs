@@ -22,6 +22,8 @@
 //! ("why does it still fail on my machine?" asks, it does not push back), and
 //! so are messages that state a standing rule (the rule is what to act on).
 
+use super::markers::is_cjk;
+use super::markers_absent::absent;
 use super::markers_sarcasm::sarcasm;
 use crate::text::KeywordBag;
 
@@ -596,6 +598,7 @@ const LANGS: &[Words] = &[
 pub fn find(t: &str, prev: Option<Previous<'_>>) -> Option<(&'static str, usize, usize)> {
     let prev = prev?;
     contrast(t, prev)
+        .or_else(|| absent(t, prev))
         .map(|(a, b)| (CONTRAST, a, b))
         .or_else(|| opener(t, prev).map(|(a, b)| (OPENER, a, b)))
         .or_else(|| failure(t).map(|(a, b)| (FAILURE, a, b)))
@@ -609,7 +612,7 @@ fn is_word(c: char) -> bool {
 /// Spans of `entry` in `t`: at word boundaries for spaced languages (an
 /// entry ending in `*` may run on, one starting with `*` may start inside a
 /// word: `*error` is `KeyError`), anywhere for the others.
-fn occurrences<'a>(
+pub(super) fn occurrences<'a>(
     t: &'a str,
     entry: &'a str,
     spaced: bool,
@@ -672,7 +675,7 @@ fn next_words(t: &str, at: usize) -> impl Iterator<Item = (usize, &str)> {
 /// The first content word after a contrast, if the previous answer used it:
 /// articles and function words are passed over ("not per request"), a
 /// softener ends the search ("not just null").
-fn rejected(t: &str, at: usize, prev: &KeywordBag) -> Option<usize> {
+pub(super) fn rejected(t: &str, at: usize, prev: &KeywordBag) -> Option<usize> {
     for (end, w) in next_words(t, at) {
         if NOT_REJECTING.contains(&w) {
             return None;
@@ -765,7 +768,7 @@ fn opens_sentence(t: &str, at: usize) -> bool {
 }
 
 /// Whether the sentence around byte `at` ends in a question mark.
-fn in_question(t: &str, at: usize) -> bool {
+pub(super) fn in_question(t: &str, at: usize) -> bool {
     let rest = t.get(at..).unwrap_or("");
     sentences(rest)
         .next()
@@ -859,7 +862,9 @@ fn opener(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
             // except "wrong" before what was wrong ("Wrong table.").
             let rest = t0.get(end..).unwrap_or("");
             let alone = rest.is_empty()
-                || rest.starts_with([',', '.', ':', ';', '!', '—', '–', '-'])
+                || rest
+                    .trim_start()
+                    .starts_with([',', '.', ':', ';', '!', '—', '–', '-'])
                 || rest
                     .strip_prefix(' ')
                     .is_some_and(|r| r.starts_with(w) || *w == "wrong");
@@ -872,10 +877,11 @@ fn opener(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
 }
 
 /// The text after an opening interjection ("lol no.", "Hmm, wrong table").
-fn skip_interjection(t: &str) -> &str {
+pub(super) fn skip_interjection(t: &str) -> &str {
     const SOUNDS: &[&str] = &[
         "lol", "haha", "hmm", "hmmm", "mmm", "mm", "ugh", "uh", "um", "well", "oh", "ah", "meh",
-        "ой", "хм", "ну", "いや", "嗯", "呃",
+        "ой", "хм", "ну", "いや", "嗯", "呃", "pues", "bueno", "na", "bon", "alors", "nossa", "ok",
+        "okay", "wait",
     ];
     let word = t
         .get(..t.find(|c: char| !is_word(c)).unwrap_or(t.len()))
@@ -974,17 +980,23 @@ fn failure(t: &str) -> Option<(usize, usize)> {
     for sentence in sentences(t) {
         let here = start;
         start += sentence.len();
-        let first = sentence
+        let mut words = sentence
             .split(|c: char| !is_word(c))
-            .find(|w| !w.is_empty())
-            .unwrap_or("");
-        if sentence.ends_with(['?', '？']) || REQUEST.contains(&first) {
+            .filter(|w| !w.is_empty());
+        let (first, second) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+        // "When I run your script it fails" reports; "when does it" asks.
+        let reports = first == "when" && matches!(second, "i" | "we");
+        if sentence.ends_with(['?', '？'])
+            || (REQUEST.contains(&first) && !reports)
+            || thanks_for_a_fix(sentence)
+            || someone_else(sentence)
+        {
             continue;
         }
         for lang in LANGS {
             let found = lang.failure.iter().find_map(|f| {
                 occurrences(sentence, f, lang.spaced)
-                    .find(|&(_, b)| !names_a_feature(sentence, b))
+                    .find(|&(a, b)| !names_a_feature(sentence, b) && !supposed(sentence, a))
                     .map(|(a, b)| (a, b, f.contains(' ')))
             });
             let Some((a, b, phrase)) =
@@ -992,10 +1004,11 @@ fn failure(t: &str) -> Option<(usize, usize)> {
             else {
                 continue;
             };
+            // "…not because of your code": a tie the user denies.
             let tied = lang
                 .tie
                 .iter()
-                .any(|w| occurrences(sentence, w, lang.spaced).next().is_some());
+                .any(|w| occurrences(sentence, w, lang.spaced).any(|(i, _)| !denied(sentence, i)));
             let words = t
                 .split(' ')
                 .filter(|w| w.chars().any(char::is_alphanumeric))
@@ -1009,6 +1022,90 @@ fn failure(t: &str) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// A sentence that thanks without a "but": "That error is gone now, thanks".
+fn thanks_for_a_fix(sentence: &str) -> bool {
+    const BUT: &[&str] = &[
+        "but", "aber", "mais", "pero", "mas", "но", "但", "可是", "でも", "けど", "still",
+    ];
+    THANKS.iter().any(|w| sentence.contains(w))
+        && !BUT.iter().any(|w| {
+            occurrences(sentence, w, w.is_ascii() || !w.chars().all(is_cjk))
+                .next()
+                .is_some()
+        })
+}
+
+/// A sentence about someone else's work: "My coworker pushed a broken
+/// migration", "同事把配置改坏了".
+fn someone_else(sentence: &str) -> bool {
+    const OTHERS: &[&str] = &[
+        "coworker",
+        "co-worker",
+        "colleague",
+        "boss",
+        "teammate",
+        "intern",
+        "manager",
+        "someone",
+        "somebody",
+        "compañero",
+        "compañera",
+        "colega",
+        "jefe",
+        "alguien",
+        "kollege",
+        "kollegin",
+        "chef",
+        "jemand",
+        "collègue",
+        "patron",
+        "quelqu'un",
+        "chefe",
+        "alguém",
+        "коллега",
+        "начальник",
+        "кто-то",
+    ];
+    const OTHERS_CJK: &[&str] = &["同事", "老板", "别人", "同僚", "上司", "誰か"];
+    let head: Vec<&str> = sentence
+        .split(|c: char| !(is_word(c) || c == '-'))
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .collect();
+    head.iter().any(|w| OTHERS.contains(w))
+        || OTHERS_CJK
+            .iter()
+            .any(|w| sentence.chars().take(8).collect::<String>().contains(w))
+}
+
+/// Whether the failure word at byte `at` is only supposed: "if it fails",
+/// "what if the call fails", "falls es fehlschlägt", "如果失败".
+pub(super) fn supposed(sentence: &str, at: usize) -> bool {
+    // Not "when", "wenn", "たら": "when I run your script it fails" reports.
+    const IF: &[&str] = &[
+        "if", "unless", "in case", "what if", "si", "falls", "caso", "если",
+    ];
+    const IF_CJK: &[&str] = &["如果", "万一", "要是", "的话", "なら", "場合"];
+    let head = sentence.get(..at).unwrap_or("");
+    IF.iter()
+        .any(|w| occurrences(head, w, true).next().is_some())
+        || IF_CJK.iter().any(|w| sentence.contains(w))
+}
+
+/// Whether a tie at byte `at` is denied: "not because of your code", "nicht
+/// an deinem Skript".
+fn denied(sentence: &str, at: usize) -> bool {
+    const NOT: &[&str] = &["not", "nicht", "pas", "no", "não", "nao", "не", "不是"];
+    let head = sentence.get(..at).unwrap_or("");
+    let near: Vec<&str> = head
+        .split(' ')
+        .rev()
+        .filter(|w| !w.is_empty())
+        .take(4)
+        .collect();
+    near.iter().any(|w| NOT.contains(w))
 }
 
 /// Whether the failure word ending at `end` names a feature rather than a
@@ -1322,6 +1419,28 @@ mod tests {
             ),
             None,
             "the '.' inside `Promise.all` does not end the question"
+        );
+    }
+
+    #[test]
+    fn failures_that_are_thanked_supposed_denied_or_someone_elses_are_quiet() {
+        let prev = "The issue was a missing `await` before fetchUser(); I've added it.";
+        for msg in [
+            "That error is gone now, thanks a ton.",
+            "Right now if it fails once the whole job dies.",
+            "My test was failing because of the timezone, not because of your code.",
+            "My coworker pushed a broken migration and now nobody can deploy.",
+        ] {
+            assert_eq!(rule(msg, prev), None, "{msg}");
+        }
+        assert_eq!(
+            rule("Thanks, but now the page is blank.", prev),
+            Some(FAILURE)
+        );
+        assert_eq!(
+            rule("When I run your script it fails with KeyError.", prev),
+            Some(FAILURE),
+            "'when' reports, it does not suppose"
         );
     }
 }

@@ -5,6 +5,9 @@
 //! 都登录不上了". Praise followed by a request ("Great, now add the tests") or by
 //! news that something works ("Perfect, now it compiles") is thanks.
 
+use super::markers::is_cjk;
+use super::markers_reply::skip_interjection;
+
 /// Praise words that open such a message, in the eight languages.
 const PRAISE: &[&str] = &[
     "great",
@@ -98,6 +101,12 @@ const NEGATION_CJK: &[&str] = &["不", "没", "沒", "ない", "ません"];
 /// of the tests even compile", "вообще все письма", "toda vez" — but "now all
 /// the tests pass".
 const SWEEP: &[&str] = &[
+    "ganz",
+    "ganze",
+    "ganzen",
+    "komplett",
+    "completely",
+    "entirely",
     "even",
     "at all",
     "whole",
@@ -220,17 +229,13 @@ fn has(s: &str, w: &str) -> bool {
     })
 }
 
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x9FFF | 0xF900..=0xFAFF)
-}
-
 /// Praise at the start of normalised message `t` and, within the next few
 /// words, "now" opening bad news. Returns the span from the praise to "now".
 pub fn sarcasm(t: &str) -> Option<(usize, usize)> {
     if t.contains(['?', '？']) {
         return None;
     }
-    let t0 = t.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let t0 = skip_interjection(t.trim_start_matches(|c: char| !c.is_alphanumeric()));
     let off = t.len() - t0.len();
     let praise = PRAISE.iter().find(|p| {
         t0.starts_with(**p)

@@ -28,6 +28,9 @@ const OPENERS: &[&str] = &[
     "一律",
     "以后",
     "今后",
+    "每次",
+    "毎回",
+    "for every",
     "必ず",
     "常に",
 ];
@@ -35,8 +38,9 @@ const OPENERS: &[&str] = &[
 /// Words after an opener that make the sentence a statement or an idiom.
 const NOT_AN_ORDER: &[&str] = &[
     "mind", "again", "with", "the", "a", "same", "that", "this", "it", "ever", "noch", "wieder",
-    "das", "der", "die", "lo", "la", "el", "o", "a", "mesmo", "mesma", "mismo", "misma", "так",
-    "одно", "то", "же",
+    "das", "der", "die", "lo", "la", "el", "o", "mesmo", "mesma", "mismo", "misma", "так", "одно",
+    "то", "же", "would", "would've", "wouldve", "could", "could've", "should", "will", "have",
+    "had", "been", "was", "were", "knew", "thought", "i", "we", "they", "he", "she", "que",
 ];
 
 /// Byte offsets, in normalised text `t`, of the sentences that state a
@@ -72,8 +76,34 @@ fn orders(clause: &str) -> bool {
     if !cjk && !rest.starts_with([' ', ',']) {
         return false;
     }
-    // "以后再说": later, not from now on.
-    if cjk && rest.starts_with(['再', '的']) {
+    // A Chinese or Japanese order asks for something ("以后写代码都用
+    // TypeScript", "毎回…してください"); "以后再说" is later, "每次都报错" a
+    // complaint.
+    const ASKS: &[&str] = &[
+        "请",
+        "請",
+        "别",
+        "別",
+        "不要",
+        "记得",
+        "必须",
+        "务必",
+        "一律",
+        "都用",
+        "都要",
+        "都先",
+        "都给",
+        "先给",
+        "ください",
+        "してね",
+        "しないで",
+        "すること",
+    ];
+    if cjk && (rest.starts_with(['再', '的']) || !ASKS.iter().any(|w| rest.contains(w))) {
+        return false;
+    }
+    // "For every PR you open, tag Maria": a rule for the user's requests.
+    if *opener == "for every" && !rest.contains(" you ") {
         return false;
     }
     let next = rest
@@ -115,6 +145,8 @@ mod tests {
             "going forward please run mypy first.",
             "我偏好用 pnpm,以后安装依赖都用 pnpm。",
             "i prefer pytest over unittest, use it for all tests.",
+            "每次改代码之前先给我看diff,别直接commit",
+            "for every pr you open in this repo, tag @maria as reviewer",
         ] {
             assert_eq!(standing_orders(t).len(), 1, "{t}");
         }
@@ -134,6 +166,9 @@ mod tests {
             "升级以后都报错了。",
             "这个以后再说。",
             "i'd prefer to pay with a gift card.",
+            "每次都报错。",
+            "for every row, compute the total.",
+            "never would've spotted that missing await.",
         ] {
             assert!(standing_orders(t).is_empty(), "{t}");
         }

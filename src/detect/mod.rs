@@ -8,6 +8,7 @@ pub mod corrections;
 pub mod drift;
 pub mod incidents;
 pub mod markers;
+mod markers_absent;
 mod markers_lexicon;
 mod markers_reply;
 mod markers_sarcasm;
