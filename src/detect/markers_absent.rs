@@ -5,7 +5,7 @@
 //! answers), outside a question and not after an "if" ("even if there's no
 //! refund").
 
-use super::markers_reply::{Previous, in_question, occurrences, rejected, supposed};
+use super::markers_reply::{Present, Previous, in_question, occurrences, rejected, supposed};
 use crate::text::KeywordBag;
 
 /// Before the missing thing: "there's no X".
@@ -49,11 +49,11 @@ const AFTER: &[&str] = &[
 ];
 
 /// The span of such a correction in normalised message `t`.
-pub fn absent(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
+pub fn absent(t: &str, prev: Previous<'_>, words: &Present<'_>) -> Option<(usize, usize)> {
     if prev.asked {
         return None;
     }
-    for entry in BEFORE {
+    for entry in BEFORE.iter().filter(|e| words.may(e, true)) {
         for (i, end) in occurrences(t, entry, true) {
             if !in_question(t, end)
                 && !supposed(t, i)
@@ -65,6 +65,9 @@ pub fn absent(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
     }
     for entry in AFTER {
         let spaced = entry.is_ascii() || entry.chars().any(|c| c.is_alphabetic() && c < '\u{2E80}');
+        if !words.may(entry, spaced) {
+            continue;
+        }
         for (i, end) in occurrences(t, entry, spaced) {
             if !in_question(t, end) && !supposed(t, i) && word_before(t, i, prev.keywords) {
                 return Some((i, end));
