@@ -247,3 +247,58 @@ proptest! {
         let _ = r.decide();
     }
 }
+
+/// Pieces of what the marker rules look for, to reach their code paths with
+/// odd neighbours: contrasts, openers, failure words, CJK and width forms,
+/// spaced letters, quotes and sentence ends.
+fn marker_text() -> impl Strategy<Value = String> {
+    const PIECES: &[&str] = &[
+        ", not ",
+        " instead of ",
+        "，不是",
+        "ではなく",
+        "别用 ",
+        "I don't want ",
+        "there's no `",
+        " não existe",
+        "Great, now ",
+        "still ",
+        " again ",
+        "KeyError",
+        " the 503 ",
+        "Wrong. ",
+        "lol no. ",
+        "いや　違う",
+        "ﾏﾀﾞｴﾗｰ",
+        "ＷＲＯＮＧ",
+        "w r o n g   a g a i n",
+        "Never ",
+        "以后都用",
+        "?",
+        "。",
+        "\u{301}",
+        "`",
+        "  ",
+    ];
+    let piece = prop_oneof![
+        proptest::sample::select(PIECES).prop_map(str::to_string),
+        "[a-zA-Zа-яё错了 ’'.,:;!?0-9`*-]{0,12}",
+    ];
+    proptest::collection::vec(piece, 0..10).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn markers_read_any_reply_to_any_answer(message in marker_text(), answer in marker_text()) {
+        use reins::detect::markers::{Previous, analyze_reply};
+        let bag = KeywordBag::from_text(&answer);
+        for asked in [false, true] {
+            let a = analyze_reply(&message, Some(Previous { keywords: &bag, asked }));
+            for h in &a.pushback {
+                prop_assert!(h.start <= h.end);
+            }
+        }
+    }
+}
