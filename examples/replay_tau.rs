@@ -18,9 +18,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use reins::detect::markers::{Previous, analyze_reply};
+use reins::detect::markers::analyze_after;
 use reins::replay::{Trace, replay_all, summarize, tau_bench};
-use reins::text::KeywordBag;
 use reins::{Config, Event, Regulator, ToolLoopRule, Verdict};
 
 fn main() -> ExitCode {
@@ -151,20 +150,12 @@ fn pushback(traces: &[Trace], print: bool) {
     for trace in traces {
         let Some(ok) = trace.success else { continue };
         let side = usize::from(!ok);
-        let (mut previous, mut fired) = (None::<String>, false);
+        let (mut previous, mut fired) = ("", false);
         for event in &trace.events {
             match event {
                 Event::TurnStart { message, .. } => {
                     total[side] += 1;
-                    let bag = previous.as_deref().map(KeywordBag::from_text);
-                    let prev = bag
-                        .as_ref()
-                        .zip(previous.as_deref())
-                        .map(|(b, p)| Previous {
-                            keywords: b,
-                            asked: p.contains(['?', '\u{ff1f}']),
-                        });
-                    let analysis = analyze_reply(message, prev);
+                    let analysis = analyze_after(message, previous);
                     preferences += usize::from(!analysis.preferences.is_empty());
                     let hits = analysis.pushback;
                     if !hits.is_empty() {
@@ -180,7 +171,7 @@ fn pushback(traces: &[Trace], print: bool) {
                         }
                     }
                 }
-                Event::TurnComplete { response, .. } => previous = Some(response.clone()),
+                Event::TurnComplete { response, .. } => previous = response,
                 _ => {}
             }
         }

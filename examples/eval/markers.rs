@@ -3,8 +3,7 @@
 
 use serde::Deserialize;
 
-use reins::detect::markers::{Previous, analyze_reply};
-use reins::text::KeywordBag;
+use reins::detect::markers::analyze_after;
 
 use super::baseline::{spool_preference, spool_pushback};
 use super::metrics::{Table, report_named};
@@ -32,12 +31,7 @@ pub fn evaluate(title: &str, cases: &[Case]) -> String {
     let (mut lang, mut lang_base) = (Table::default(), Table::default());
     let mut wrong = Vec::new();
     for c in cases {
-        let bag = KeywordBag::from_text(&c.previous);
-        let previous = (!c.previous.is_empty()).then(|| Previous {
-            keywords: &bag,
-            asked: c.previous.contains(['?', '？']),
-        });
-        let a = analyze_reply(&c.text, previous);
+        let a = analyze_after(&c.text, &c.previous);
         let (p, q) = (!a.pushback.is_empty(), !a.preferences.is_empty());
         let (want_p, want_q) = (c.label == "pushback", c.label == "preference");
         push.add(&c.category, want_p, p);

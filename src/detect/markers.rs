@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 
 use crate::hash::FastBuild;
+use crate::text::KeywordBag;
 use std::sync::OnceLock;
 
 pub use super::markers_lexicon::{LEXICON_VERSION, PACKS, Pack};
@@ -253,6 +254,17 @@ pub fn analyze_reply(text: &str, previous: Option<Previous<'_>>) -> Analysis {
     analyze_with(index(), text, previous)
 }
 
+/// Analyses a user message that replies to the answer text `answer` (none
+/// when empty): for callers that keep the text, not the regulator's bag.
+pub fn analyze_after(text: &str, answer: &str) -> Analysis {
+    let keywords = KeywordBag::from_text(answer);
+    let previous = (!answer.is_empty()).then(|| Previous {
+        keywords: &keywords,
+        asked: answer.contains(['?', '？']),
+    });
+    analyze_reply(text, previous)
+}
+
 /// Letters typed one by one ("W R O N G", "i t   s t i l l   f a i l s"),
 /// joined into words in the text as written: one space between letters,
 /// two or more between words. `None` when there is no such run.
@@ -298,50 +310,44 @@ fn join_spaced_letters(text: &str) -> Option<String> {
     joined.then_some(out)
 }
 
-/// Hits that are not wholly inside an exclusion hit.
-fn outside_exclusions(hits: &[Hit]) -> impl Iterator<Item = &Hit> {
-    hits.iter().filter(|h| {
-        !hits
-            .iter()
-            .any(|x| x.kind == Kind::Exclude && x.start <= h.start && h.end <= x.end && x != *h)
-    })
+/// Whether `h` lies wholly inside an exclusion hit of `hits`.
+fn excluded(hits: &[Hit], h: &Hit) -> bool {
+    hits.iter()
+        .any(|x| x.kind == Kind::Exclude && x.start <= h.start && h.end <= x.end && x != h)
 }
 
 fn analyze_with(idx: &Index, text: &str, previous: Option<Previous<'_>>) -> Analysis {
     let (t, map) = normalize(text);
     let hits = find_all(idx, &t);
-    let excluded = |h: &Hit| {
-        hits.iter()
-            .any(|x| x.kind == Kind::Exclude && x.start <= h.start && h.end <= x.end && x != h)
-    };
     let mut out = Analysis::default();
-    for h in &hits {
-        if excluded(h) {
-            continue;
-        }
-        match h.kind {
-            Kind::Pushback => out.pushback.push(h.clone()),
-            Kind::Preference => {
-                let s = sentence(text, map.get(h.start).copied().unwrap_or(0));
-                if !s.is_empty() && !asks(s) && !out.preferences.iter().any(|p| p == s) {
-                    out.preferences.push(s.to_string());
-                }
-            }
-            Kind::Exclude => {}
-        }
-    }
-    for at in markers_standing::standing_orders(&t) {
+    // The sentence, as written, around byte `at` of `t`, once, and not a question.
+    let prefer = |out: &mut Analysis, at: usize| {
         let s = sentence(text, map.get(at).copied().unwrap_or(0));
         if !s.is_empty() && !asks(s) && !out.preferences.iter().any(|p| p == s) {
             out.preferences.push(s.to_string());
         }
+    };
+    for h in &hits {
+        if excluded(&hits, h) {
+            continue;
+        }
+        match h.kind {
+            Kind::Pushback => out.pushback.push(h.clone()),
+            Kind::Preference => prefer(&mut out, h.start),
+            Kind::Exclude => {}
+        }
+    }
+    for at in markers_standing::standing_orders(&t) {
+        prefer(&mut out, at);
     }
     let joined = join_spaced_letters(text).map(|j| normalize(&j).0);
     if out.pushback.is_empty()
         && let Some(joined) = &joined
     {
         let again = find_all(idx, joined);
-        let found = outside_exclusions(&again).filter(|h| h.kind == Kind::Pushback);
+        let found = again
+            .iter()
+            .filter(|h| h.kind == Kind::Pushback && !excluded(&again, h));
         out.pushback.extend(found.cloned());
     }
     // A standing rule is what to act on ("No, from now on use tabs").
@@ -357,7 +363,7 @@ fn analyze_with(idx: &Index, text: &str, previous: Option<Previous<'_>>) -> Anal
             start,
             end,
         };
-        if !excluded(&h) {
+        if !excluded(&hits, &h) {
             out.pushback.push(h);
         }
     }
@@ -556,6 +562,28 @@ mod tests {
         ] {
             assert_eq!(analyze(t).preferences.len(), 1, "{t}");
         }
+    }
+
+    #[test]
+    fn a_reply_is_read_against_the_answer_text() {
+        let said = "The meeting is on Thursday at 10:00.";
+        let a = analyze_after("It has to be Friday, not Thursday.", said);
+        assert_eq!(a.pushback.len(), 1);
+        assert!(
+            analyze_after("It has to be Friday, not Thursday.", "")
+                .pushback
+                .is_empty()
+        );
+        // An answer that asked: a bare "no" answers it.
+        assert!(
+            analyze_after("No.", "Shall I delete the branch?")
+                .pushback
+                .is_empty()
+        );
+        assert_eq!(
+            analyze_after("No.", "I deleted the branch.").pushback.len(),
+            1
+        );
     }
 
     #[test]

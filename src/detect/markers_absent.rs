@@ -5,6 +5,7 @@
 //! answers), outside a question and not after an "if" ("even if there's no
 //! refund").
 
+use super::markers::is_cjk;
 use super::markers_reply::{Present, Previous, in_question, occurrences, rejected, supposed};
 use crate::text::KeywordBag;
 
@@ -64,7 +65,7 @@ pub fn absent(t: &str, prev: Previous<'_>, words: &Present<'_>) -> Option<(usize
         }
     }
     for entry in AFTER {
-        let spaced = entry.is_ascii() || entry.chars().any(|c| c.is_alphabetic() && c < '\u{2E80}');
+        let spaced = !entry.chars().all(is_cjk);
         if !words.may(entry, spaced) {
             continue;
         }

@@ -745,7 +745,7 @@ fn indexes() -> &'static [Index; 4] {
     })
 }
 
-fn is_word(c: char) -> bool {
+pub(super) fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '\'' || c == '_'
 }
 
@@ -1136,6 +1136,13 @@ fn failure(t: &str, present: &Present<'_>) -> Option<(usize, usize)> {
     if lists.iter().all(|(_, f, _)| f.is_empty()) && !t.bytes().any(|b| b == b'4' || b == b'5') {
         return None;
     }
+    // A message of at most four words and no question can be a bare report.
+    let short = t
+        .split(' ')
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count()
+        <= 4
+        && !t.contains(['?', '？']);
     let mut start = 0;
     for sentence in sentences(t) {
         let here = start;
@@ -1168,11 +1175,7 @@ fn failure(t: &str, present: &Present<'_>) -> Option<(usize, usize)> {
             let tied = ties
                 .iter()
                 .any(|w| occurrences(sentence, w, spaced).any(|(i, _)| !denied(sentence, i)));
-            let words = t
-                .split(' ')
-                .filter(|w| w.chars().any(char::is_alphanumeric))
-                .count();
-            let bare = spaced && words <= 4 && !t.contains(['?', '？']);
+            let bare = spaced && short;
             // "Doesn't compile: expected `&str`": a report that opens the message.
             let opens = phrase && here == 0 && a == 0;
             if tied || bare || opens {
@@ -1190,7 +1193,7 @@ fn thanks_for_a_fix(sentence: &str) -> bool {
     ];
     THANKS.iter().any(|w| sentence.contains(w))
         && !BUT.iter().any(|w| {
-            occurrences(sentence, w, w.is_ascii() || !w.chars().all(is_cjk))
+            occurrences(sentence, w, !w.chars().all(is_cjk))
                 .next()
                 .is_some()
         })
@@ -1228,15 +1231,13 @@ fn someone_else(sentence: &str) -> bool {
         "кто-то",
     ];
     const OTHERS_CJK: &[&str] = &["同事", "老板", "别人", "同僚", "上司", "誰か"];
+    let opening: String = sentence.chars().take(8).collect();
     let head: Vec<&str> = sentence
         .split(|c: char| !(is_word(c) || c == '-'))
         .filter(|w| !w.is_empty())
         .take(3)
         .collect();
-    head.iter().any(|w| OTHERS.contains(w))
-        || OTHERS_CJK
-            .iter()
-            .any(|w| sentence.chars().take(8).collect::<String>().contains(w))
+    head.iter().any(|w| OTHERS.contains(w)) || OTHERS_CJK.iter().any(|w| opening.contains(w))
 }
 
 /// Whether the failure word at byte `at` is only supposed: "if it fails",

@@ -6,7 +6,7 @@
 //! news that something works ("Perfect, now it compiles") is thanks.
 
 use super::markers::is_cjk;
-use super::markers_reply::skip_interjection;
+use super::markers_reply::{is_word, occurrences, skip_interjection};
 
 /// Praise words that open such a message, in the eight languages.
 const PRAISE: &[&str] = &[
@@ -209,24 +209,9 @@ const WORKS: &[&str] = &[
     "できた",
 ];
 
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '\''
-}
-
 /// Whether `w` occurs in `s` as whole words (a CJK entry anywhere).
 fn has(s: &str, w: &str) -> bool {
-    let cjk = !w
-        .chars()
-        .any(|c| c.is_ascii() || c.is_alphabetic() && !is_cjk(c));
-    s.match_indices(w).any(|(i, m)| {
-        cjk || (s
-            .get(..i)
-            .and_then(|h| h.chars().next_back())
-            .is_none_or(|c| !is_word(c))
-            && s.get(i + m.len()..)
-                .and_then(|r| r.chars().next())
-                .is_none_or(|c| !is_word(c)))
-    })
+    occurrences(s, w, !w.chars().all(is_cjk)).next().is_some()
 }
 
 /// Praise at the start of normalised message `t` and, within the next few
@@ -250,17 +235,8 @@ pub fn sarcasm(t: &str) -> Option<(usize, usize)> {
     let (at, now) = NOW
         .iter()
         .filter_map(|n| {
-            head.match_indices(n).find(|&(i, _)| {
-                n.chars().all(is_cjk)
-                    || (head
-                        .get(..i)
-                        .and_then(|h| h.chars().next_back())
-                        .is_none_or(|c| !is_word(c))
-                        && head
-                            .get(i + n.len()..)
-                            .and_then(|r| r.chars().next())
-                            .is_none_or(|c| !is_word(c)))
-            })
+            let (i, _) = occurrences(&head, n, !n.chars().all(is_cjk)).next()?;
+            Some((i, *n))
         })
         .min_by_key(|&(i, _)| i)?;
     let words_before = head.get(..at)?.split_whitespace().count();

@@ -6,6 +6,8 @@
 //! "never mind" are not rules. So are sentences opening with "every time
 //! you" or "going forward" ("It crashes every time you click save" is not).
 
+use super::markers::is_cjk;
+
 /// Sentence openers of a standing order, in the eight languages.
 const OPENERS: &[&str] = &[
     "always",
@@ -72,7 +74,7 @@ fn orders(clause: &str) -> bool {
         return false;
     };
     let rest = s.get(opener.len()..).unwrap_or("");
-    let cjk = !opener.is_ascii() && opener.chars().all(|c| !c.is_alphabetic() || c > '\u{2E80}');
+    let cjk = opener.chars().all(is_cjk);
     if !cjk && !rest.starts_with([' ', ',']) {
         return false;
     }
