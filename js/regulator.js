@@ -1,7 +1,8 @@
 // The JS face of reins: a thin wrapper over the wasm core. It checks JS types
-// (the core checks values), fills `atMs` from Date.now() where time matters,
-// stringifies tool arguments, and returns one shared frozen object on the
-// continue path so the hot `decide()` builds nothing.
+// and sizes before anything crosses (the core checks values), fills `atMs`
+// from Date.now() where time matters, stringifies tool arguments and options,
+// and returns one shared frozen object on the continue path so the hot
+// `decide()` builds nothing.
 /* @ts-self-types="./index.d.ts" */
 import { RegulatorCore } from "./reins_core.js";
 
@@ -14,52 +15,221 @@ const FREED = new Proxy({}, {
     throw new Error("reins: this Regulator was freed; create or import a new one");
   },
 });
+// Nesting the core accepts in tool arguments (event.rs MAX_ARGS_DEPTH).
+const MAX_DEPTH = 64;
+// Inputs at least this long (UTF-16 units) are preceded by a memory check.
+const CHECK_MEMORY_FROM = 64 * 1024;
+// Wasm memory a text may need while it is read, per UTF-16 unit of it, at
+// most: a user message 26 bytes (normalised copies, offsets, word lists;
+// a CJK character is 3 bytes), any other text 8. Measured on the families
+// of bench/hostile.mjs; the check grows memory by this much for good.
+const MESSAGE_WORK = 32;
+const TEXT_WORK = 8;
 let eventTable;
+let limits;
 
 function describe(v) {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
-  if (typeof v === "string") return "a string";
-  if (typeof v === "object") return "an object";
-  return `${typeof v} ${String(v)}`;
+  switch (typeof v) {
+    case "string": return "a string";
+    case "object": return "an object";
+    case "function": return "a function";
+    case "symbol": return "a symbol";
+    case "bigint": return `a BigInt (${v}n)`;
+    default: return `${typeof v} ${String(v)}`;
+  }
 }
 
-function str(field, v, max) {
-  if (typeof v !== "string") throw new TypeError(`${field}: must be a string, got ${describe(v)}`);
+// Errors this layer makes, told from whatever a getter or Proxy throws.
+const OURS = new WeakSet();
+function typeError(message) {
+  const e = new TypeError(message);
+  OURS.add(e);
+  return e;
+}
+function rangeError(message) {
+  const e = new RangeError(message);
+  OURS.add(e);
+  return e;
+}
+
+function str(field, v, max, work = TEXT_WORK) {
+  if (typeof v !== "string") throw typeError(`${field}: must be a string, got ${describe(v)}`);
   // UTF-8 is never shorter than UTF-16, so this rejects without copying a
   // huge string into wasm memory (which never shrinks).
   if (max !== undefined && v.length > max) {
-    throw new RangeError(`${field}: is at least ${v.length} bytes long; the limit is ${max} bytes`);
+    throw rangeError(`${field}: is at least ${v.length} bytes long; the limit is ${max} bytes`);
   }
-  if (!v.isWellFormed()) throw new TypeError(`${field}: contains a lone surrogate (not well-formed UTF-16)`);
+  if (!v.isWellFormed()) throw typeError(`${field}: contains a lone surrogate (not well-formed UTF-16)`);
+  room(field, v.length, work);
   return v;
 }
 const optStr = (field, v, max) => (v === undefined || v === null ? undefined : str(field, v, max));
 
+/**
+ * Makes sure the module's memory can grow to read `units` of input before
+ * they cross: an allocation that fails inside wasm traps the instance for
+ * good; one refused here is a RangeError and changes nothing.
+ */
+function room(field, units, perUnit) {
+  if (units >= CHECK_MEMORY_FROM && !RegulatorCore.reserve(units * perUnit)) {
+    throw rangeError(`${field}: the module cannot grow its memory to read ${units} more bytes; nothing was changed`);
+  }
+}
+
 function num(field, v) {
-  if (typeof v !== "number") throw new TypeError(`${field}: must be a number, got ${describe(v)}`);
+  if (typeof v !== "number") throw typeError(`${field}: must be a number, got ${describe(v)}`);
   return v;
 }
 const optNum = (field, v) => (v === undefined || v === null ? undefined : num(field, v));
 
 function bool(field, v) {
-  if (typeof v !== "boolean") throw new TypeError(`${field}: must be true or false, got ${describe(v)}`);
+  if (typeof v !== "boolean") throw typeError(`${field}: must be true or false, got ${describe(v)}`);
   return v;
 }
 
 function opts(field, v) {
   if (v === undefined) return {};
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    throw new TypeError(`${field}: must be an object, got ${describe(v)}`);
+    throw typeError(`${field}: must be an object, got ${describe(v)}`);
   }
   return v;
 }
 
 const at = (field, v) => (v === undefined ? Date.now() : num(field, v));
 
+/** The core's event table: type → field names. */
 function fields() {
   eventTable ??= new Map(JSON.parse(RegulatorCore.eventFields()).map(([t, fs]) => [t, new Set(fs.map((f) => f[0]))]));
   return eventTable;
+}
+
+function sizes() {
+  limits ??= { snapshot: RegulatorCore.maxSnapshotBytes(), config: RegulatorCore.maxConfigBytes() };
+  return limits;
+}
+
+/** `tokens_out`, `duration`, `correctLast`: the field meant, if one is spelled alike. */
+function meant(key, known) {
+  const plain = (k) => k.replaceAll("_", "").toLowerCase();
+  const p = plain(key);
+  for (const k of known) {
+    const q = plain(k);
+    if (q === p || (p.length >= 4 && q.startsWith(p)) || edits(p, q) <= 1) return `; did you mean ${k}?`;
+  }
+  return "";
+}
+
+/** Edit distance of two short strings, capped at 2 (longer ones: 2). */
+function edits(a, b) {
+  if (Math.abs(a.length - b.length) > 1 || a.length > 40) return 2;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return Math.min(prev[b.length], 2);
+}
+
+/**
+ * Rejects a key of `o` that is not a field of event `type` (nor one of
+ * `taken`, the fields passed as arguments), as `event()` does.
+ */
+function onlyFields(type, o, taken = []) {
+  const known = fields().get(type);
+  for (const key of Object.keys(o)) {
+    if (!known.has(key) || taken.includes(key)) {
+      throw typeError(`${type}.${key}: is not a field of this event${meant(key, known)}`);
+    }
+  }
+}
+
+/**
+ * Where `v` holds something JSON would silently change or drop: a number
+ * that is not finite (written as null), a function or symbol (dropped), a
+ * BigInt (JSON.stringify throws a message naming no field), or more nesting
+ * than the core reads, or a cycle. Returns [error class, what, path parts]
+ * or undefined. `stack` holds the objects above `v`, looked at only when
+ * the nesting runs out, to tell a cycle from depth.
+ */
+function unwritable(v, stack) {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+    case "undefined":
+      return undefined;
+    case "number":
+      return Number.isFinite(v) ? undefined : [RangeError, `must be a finite number, got ${v}`, []];
+    case "object": {
+      if (v === null || typeof v.toJSON === "function") return undefined;
+      if (stack.length >= MAX_DEPTH) {
+        const first = stack.findIndex((o, i) => stack.indexOf(o, i + 1) > i || o === v);
+        return first < 0
+          ? [RangeError, `nests deeper than ${MAX_DEPTH} levels`, []]
+          : [TypeError, "contains itself (a cycle)", [], first + 1];
+      }
+      stack.push(v);
+      let bad;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length && !bad; i++) {
+          bad = unwritable(v[i], stack);
+          if (bad) bad[2].unshift(`[${i}]`);
+        }
+      } else {
+        for (const key of Object.keys(v)) {
+          bad = unwritable(v[key], stack);
+          if (bad) {
+            bad[2].unshift(`.${key}`);
+            break;
+          }
+        }
+      }
+      stack.pop();
+      return bad;
+    }
+    default:
+      return [TypeError, `cannot be written as JSON (${describe(v)})`, []];
+  }
+}
+
+/** `v` as JSON text of at most `max` units, or a TypeError/RangeError naming the field. */
+function json(field, v, max) {
+  let text;
+  try {
+    const bad = unwritable(v, []);
+    if (bad) {
+      // A cycle is named by the path to where it closes.
+      const [Kind, what, path, cut = path.length] = bad;
+      const shown = path.slice(0, cut);
+      const where = shown.length > 8 ? `${shown.slice(0, 4).join("")}…${shown.slice(-2).join("")}` : shown.join("");
+      const e = new Kind(`${field}${where}: ${what}`);
+      OURS.add(e);
+      throw e;
+    }
+    text = JSON.stringify(v);
+  } catch (e) {
+    // A getter, Proxy trap or toJSON that threw: say where, as a TypeError.
+    if (OURS.has(e)) throw e;
+    throw typeError(`${field}: cannot be written as JSON (${e?.message ?? String(e)})`);
+  }
+  if (text === undefined) throw typeError(`${field}: cannot be written as JSON (${describe(v)})`);
+  // JSON.stringify escapes lone surrogates, so only the length needs checking.
+  if (text.length > max) {
+    throw rangeError(`${field}: is at least ${text.length} bytes as JSON; the limit is ${max} bytes`);
+  }
+  room(field, text.length, TEXT_WORK);
+  return text;
+}
+
+/** Options as the core's JSON: `undefined` means not given. */
+function optionsJson(options) {
+  const given = {};
+  for (const key of Object.keys(options)) if (options[key] !== undefined) given[key] = options[key];
+  return json("options", given, sizes().config);
 }
 
 export class Regulator {
@@ -71,118 +241,155 @@ export class Regulator {
       this.#core = core;
     } else {
       const { userId, ...config } = opts("options", options);
-      this.#core = new RegulatorCore(str("options.userId", userId), JSON.stringify(config));
+      const id = str("options.userId", userId, 256);
+      this.#core = new RegulatorCore(id, optionsJson(config));
     }
     this.#max = this.#core.maxTextBytes();
   }
 
   /** A regulator restored from `export()` output (or a noos 0.4.1 state). */
   static import(snapshot) {
-    return new Regulator(FROM_CORE, RegulatorCore.import(str("snapshot", snapshot)));
+    const text = str("snapshot", snapshot, sizes().snapshot);
+    return new Regulator(FROM_CORE, RegulatorCore.import(text));
   }
 
+  // Every method computes its arguments before it reads `this.#core`: a
+  // getter or toJSON may call free(), and the call must then fail as "freed".
+
   turnStart(message, atMs) {
-    this.#core.turnStart(str("turnStart.message", message, this.#max), at("turnStart.atMs", atMs));
+    const m = str("turnStart.message", message, this.#max, MESSAGE_WORK);
+    const t = at("turnStart.atMs", atMs);
+    this.#core.turnStart(m, t);
   }
 
   token(logprob, atMs) {
-    this.#core.token(logprob === null ? undefined : num("token.logprob", logprob), optNum("token.atMs", atMs));
+    const lp = logprob === null ? undefined : num("token.logprob", logprob);
+    const t = optNum("token.atMs", atMs);
+    this.#core.token(lp, t);
   }
 
   tokens(logprobs, options) {
-    const { unavailable = 0, atMs } = opts("tokens options", options);
+    const o = opts("tokens options", options);
+    onlyFields("tokens", o, ["logprobs"]);
+    this.#tokens(logprobs, o.unavailable, o.atMs);
+  }
+
+  #tokens(logprobs, unavailable = 0, atMs) {
     let batch = logprobs;
-    if (!(batch instanceof Float64Array)) {
-      if (!Array.isArray(batch)) throw new TypeError(`tokens.logprobs: must be an array of numbers, got ${describe(batch)}`);
+    const isTyped = batch instanceof Float64Array;
+    if (!isTyped && !Array.isArray(batch)) {
+      throw typeError(`tokens.logprobs: must be an array of numbers, got ${describe(batch)}`);
+    }
+    // Checked before anything is copied: a typed array of 2^28 entries
+    // would not fit in the module's memory at all.
+    if (batch.length > this.#max) {
+      throw rangeError(`tokens.logprobs: has ${batch.length} entries; the limit is ${this.#max}`);
+    }
+    if (!isTyped) {
       for (let i = 0; i < batch.length; i++) num(`tokens.logprobs[${i}]`, batch[i]);
       batch = Float64Array.from(batch);
     }
-    this.#core.tokens(batch, num("tokens.unavailable", unavailable), optNum("tokens.atMs", atMs));
+    room("tokens.logprobs", batch.length, 16);
+    const u = num("tokens.unavailable", unavailable);
+    const t = optNum("tokens.atMs", atMs);
+    this.#core.tokens(batch, u, t);
   }
 
   turnComplete(response, atMs) {
-    this.#core.turnComplete(str("turnComplete.response", response, this.#max), at("turnComplete.atMs", atMs));
+    const r = str("turnComplete.response", response, this.#max);
+    const t = at("turnComplete.atMs", atMs);
+    this.#core.turnComplete(r, t);
   }
 
   cost(usage) {
-    const { tokensIn = 0, tokensOut = 0, wallclockMs = 0, usd, provider, atMs } = opts("cost", usage);
-    this.#core.cost(
-      num("cost.tokensIn", tokensIn),
-      num("cost.tokensOut", tokensOut),
-      num("cost.wallclockMs", wallclockMs),
-      optNum("cost.usd", usd),
-      optStr("cost.provider", provider, 256),
-      optNum("cost.atMs", atMs),
-    );
+    const o = opts("cost", usage);
+    onlyFields("cost", o);
+    this.#cost(o);
+  }
+
+  #cost({ tokensIn = 0, tokensOut = 0, wallclockMs = 0, usd, provider, atMs }) {
+    const a = num("cost.tokensIn", tokensIn);
+    const b = num("cost.tokensOut", tokensOut);
+    const c = num("cost.wallclockMs", wallclockMs);
+    const d = optNum("cost.usd", usd);
+    const p = optStr("cost.provider", provider, 256);
+    const t = optNum("cost.atMs", atMs);
+    this.#core.cost(a, b, c, d, p, t);
   }
 
   qualityFeedback(quality, atMs) {
-    this.#core.qualityFeedback(num("qualityFeedback.quality", quality), optNum("qualityFeedback.atMs", atMs));
+    const q = num("qualityFeedback.quality", quality);
+    const t = optNum("qualityFeedback.atMs", atMs);
+    this.#core.qualityFeedback(q, t);
   }
 
   userCorrection(message, options) {
-    const { correctsLast = true, atMs } = opts("userCorrection options", options);
-    this.#core.userCorrection(
-      str("userCorrection.message", message, this.#max),
-      bool("userCorrection.correctsLast", correctsLast),
-      at("userCorrection.atMs", atMs),
-    );
+    const o = opts("userCorrection options", options);
+    onlyFields("userCorrection", o, ["message"]);
+    this.#userCorrection(message, o.correctsLast, o.atMs);
+  }
+
+  #userCorrection(message, correctsLast = true, atMs) {
+    const m = str("userCorrection.message", message, this.#max);
+    const c = bool("userCorrection.correctsLast", correctsLast);
+    const t = at("userCorrection.atMs", atMs);
+    this.#core.userCorrection(m, c, t);
   }
 
   toolCall(name, args, options) {
-    const { callId, atMs } = opts("toolCall options", options);
-    let json;
-    if (args !== undefined) {
-      try {
-        json = JSON.stringify(args);
-      } catch (e) {
-        throw new TypeError(`toolCall.args: cannot be written as JSON (${e.message})`);
-      }
-      if (json === undefined) throw new TypeError(`toolCall.args: cannot be written as JSON (${describe(args)})`);
-      // JSON.stringify escapes lone surrogates, so only the length needs checking.
-      if (json.length > this.#max) {
-        throw new RangeError(`toolCall.args: is at least ${json.length} bytes as JSON; the limit is ${this.#max} bytes`);
-      }
-    }
-    this.#core.toolCall(str("toolCall.name", name, 256), json, optStr("toolCall.callId", callId, 256), optNum("toolCall.atMs", atMs));
+    const o = opts("toolCall options", options);
+    onlyFields("toolCall", o, ["name", "args"]);
+    this.#toolCall(name, args, o.callId, o.atMs);
+  }
+
+  #toolCall(name, args, callId, atMs) {
+    const a = args === undefined ? undefined : json("toolCall.args", args, this.#max);
+    const n = str("toolCall.name", name, 256);
+    const id = optStr("toolCall.callId", callId, 256);
+    const t = optNum("toolCall.atMs", atMs);
+    this.#core.toolCall(n, a, id, t);
   }
 
   toolResult(name, outcome) {
-    const { ok, durationMs = 0, error, result, callId, atMs } = opts("toolResult", outcome);
-    this.#core.toolResult(
-      str("toolResult.name", name, 256),
-      bool("toolResult.ok", ok),
-      num("toolResult.durationMs", durationMs),
-      optStr("toolResult.error", error, this.#max),
-      optStr("toolResult.result", result, this.#max),
-      optStr("toolResult.callId", callId, 256),
-      optNum("toolResult.atMs", atMs),
-    );
+    const o = opts("toolResult", outcome);
+    onlyFields("toolResult", o, ["name"]);
+    this.#toolResult(name, o);
+  }
+
+  #toolResult(name, { ok, durationMs = 0, error, result, callId, atMs }) {
+    const n = str("toolResult.name", name, 256);
+    const k = bool("toolResult.ok", ok);
+    const d = num("toolResult.durationMs", durationMs);
+    const e = optStr("toolResult.error", error, this.#max);
+    const r = optStr("toolResult.result", result, this.#max);
+    const id = optStr("toolResult.callId", callId, 256);
+    const t = optNum("toolResult.atMs", atMs);
+    this.#core.toolResult(n, k, d, e, r, id, t);
   }
 
   /** Any event as an object: `{ type: "qualityFeedback", quality: 0.3 }`. */
   event(e) {
     if (typeof e !== "object" || e === null || Array.isArray(e)) {
-      throw new TypeError(`event: must be an object, got ${describe(e)}`);
+      throw typeError(`event: must be an object, got ${describe(e)}`);
     }
     const table = fields();
     const known = table.get(e.type);
     if (known === undefined) {
-      throw new TypeError(`event.type: ${JSON.stringify(e.type) ?? describe(e.type)} is not an event type; expected one of ${[...table.keys()].join(", ")}`);
+      throw typeError(`event.type: ${JSON.stringify(e.type) ?? describe(e.type)} is not an event type; expected one of ${[...table.keys()].join(", ")}`);
     }
     for (const key of Object.keys(e)) {
-      if (key !== "type" && !known.has(key)) throw new TypeError(`${e.type}.${key}: is not a field of this event`);
+      if (key !== "type" && !known.has(key)) throw typeError(`${e.type}.${key}: is not a field of this event${meant(key, known)}`);
     }
     switch (e.type) {
       case "turnStart": return this.turnStart(e.message, e.atMs);
       case "token": return this.token(e.logprob, e.atMs);
-      case "tokens": return this.tokens(e.logprobs, { unavailable: e.unavailable, atMs: e.atMs });
+      case "tokens": return this.#tokens(e.logprobs, e.unavailable, e.atMs);
       case "turnComplete": return this.turnComplete(e.response, e.atMs);
-      case "cost": return this.cost(e);
+      case "cost": return this.#cost(e);
       case "qualityFeedback": return this.qualityFeedback(e.quality, e.atMs);
-      case "userCorrection": return this.userCorrection(e.message, { correctsLast: e.correctsLast, atMs: e.atMs });
-      case "toolCall": return this.toolCall(e.name, e.args, { callId: e.callId, atMs: e.atMs });
-      case "toolResult": return this.toolResult(e.name, e);
+      case "userCorrection": return this.#userCorrection(e.message, e.correctsLast, e.atMs);
+      case "toolCall": return this.#toolCall(e.name, e.args, e.callId, e.atMs);
+      case "toolResult": return this.#toolResult(e.name, e);
     }
   }
 
@@ -199,11 +406,13 @@ export class Regulator {
   }
 
   merge(snapshot) {
-    this.#core.merge(str("snapshot", snapshot));
+    const text = str("snapshot", snapshot, sizes().snapshot);
+    this.#core.merge(text);
   }
 
   injectCorrections(prompt) {
-    return this.#core.injectCorrections(str("prompt", prompt, this.#max));
+    const p = str("prompt", prompt, this.#max);
+    return this.#core.injectCorrections(p);
   }
 
   correctionsPrelude() {
@@ -250,12 +459,15 @@ export class Regulator {
     return JSON.parse(this.#core.configJson());
   }
 
+  /** New thresholds over the current ones; an option left `undefined` stays as it is. */
   setConfig(options) {
     const { userId, ...config } = opts("options", options);
+    const text = optionsJson(config);
     if (userId !== undefined && userId !== this.userId) {
-      throw new RangeError("options.userId: a regulator's user cannot change");
+      throw rangeError("options.userId: a regulator's user cannot change");
     }
-    this.#core.setConfig(JSON.stringify({ ...this.config, ...config }));
+    const merged = JSON.stringify({ ...this.config, ...JSON.parse(text) });
+    this.#core.setConfig(merged);
     this.#max = this.#core.maxTextBytes();
   }
 

@@ -7,8 +7,9 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
-use crate::error::{Error, Result, check_unit_range};
+use crate::error::{Error, Result, check_unit_range, json_message};
 
 /// Which tokens count against `cost_cap_tokens`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -134,6 +135,14 @@ impl Default for Config {
 /// Tool names in `toolLoopExempt` / `toolLoopThresholds`.
 pub const MAX_TOOL_SETTINGS: usize = 64;
 
+/// Longest options text accepted (the largest valid config, a full
+/// glossary of escaped text, is about 400 KB).
+pub const MAX_CONFIG_BYTES: usize = 1 << 20;
+
+/// Correction records a regulator may keep at most; with the longest
+/// records this keeps a snapshot under `state::MAX_SNAPSHOT_BYTES`.
+pub const MAX_CORRECTION_RECORDS: u64 = 10_000;
+
 /// JS numbers are exact only up to 2^53; larger integers cannot round-trip.
 pub const MAX_SAFE_INT: u64 = (1 << 53) - 1;
 
@@ -148,6 +157,68 @@ fn check_int(field: &str, value: u64, lo: u64, hi: u64) -> Result<()> {
 }
 
 impl Config {
+    /// Reads options given as a JSON object (missing fields take their
+    /// defaults) and validates them. Errors name the option
+    /// (`options.costCapTokens: invalid type: string "5", expected u64`,
+    /// `options.costCap: is not an option`), never a parser position.
+    pub fn from_json(text: &str) -> Result<Config> {
+        let field = "options";
+        if text.len() > MAX_CONFIG_BYTES {
+            return Err(Error::range_error(
+                field,
+                format!(
+                    "are {} bytes as JSON; the limit is {MAX_CONFIG_BYTES} bytes",
+                    text.len()
+                ),
+            ));
+        }
+        // Parsed straight from the text, as typed structs only: a second
+        // way in (through `serde_json::Value`) costs the module ~35 KB.
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            Error::type_error(
+                field,
+                format!("must be a JSON object: {}", json_message(&e)),
+            )
+        })?;
+        let Value::Object(map) = value else {
+            return Err(Error::type_error(field, "must be a JSON object"));
+        };
+        let defaults = serde_json::to_string(&Config::default()).unwrap_or_default();
+        let known = match serde_json::from_str(&defaults) {
+            Ok(Value::Object(known)) => known,
+            _ => Map::new(),
+        };
+        if let Some(key) = map.keys().find(|k| !known.contains_key(k.as_str())) {
+            // `cost_cap_tokens`, `costcaptokens`: the option meant.
+            let plain = |k: &str| k.replace('_', "").to_lowercase();
+            let meant = known.keys().find(|k| plain(k) == plain(key));
+            let hint = meant.map_or(String::new(), |m| format!("; did you mean {m}?"));
+            return Err(Error::type_error(
+                format!("{field}.{key}"),
+                format!("is not an option{hint}"),
+            ));
+        }
+        let config: Config = match serde_json::from_str(text) {
+            Ok(c) => c,
+            // Which option is wrong: serde names only the type it expected.
+            Err(whole) => {
+                let one = |k: &String, v: &Value| {
+                    let text = format!("{{{}:{v}}}", Value::String(k.clone()));
+                    serde_json::from_str::<Config>(&text)
+                        .err()
+                        .map(|e| (format!("{field}.{k}"), json_message(&e)))
+                };
+                let (at, message) = map
+                    .iter()
+                    .find_map(|(k, v)| one(k, v))
+                    .unwrap_or_else(|| (field.to_string(), json_message(&whole)));
+                return Err(Error::type_error(at, message));
+            }
+        };
+        config.validate()?;
+        Ok(config)
+    }
+
     /// Rejects values that would make a rule meaningless or a collection unbounded.
     pub fn validate(&self) -> Result<()> {
         check_int("costCapTokens", self.cost_cap_tokens, 0, MAX_SAFE_INT)?;
@@ -226,7 +297,7 @@ impl Config {
             "maxCorrectionRecords",
             self.max_correction_records.into(),
             1,
-            100_000,
+            MAX_CORRECTION_RECORDS,
         )?;
         check_int("logprobWindow", self.logprob_window.into(), 1, 4096)?;
         check_int("maxTextBytes", self.max_text_bytes.into(), 1, 16 << 20)?;
@@ -259,6 +330,45 @@ mod tests {
         assert_eq!(c.quality_window, 3);
         let err = serde_json::from_str::<Config>(r#"{"costCap":2000}"#).unwrap_err();
         assert!(err.to_string().contains("unknown field `costCap`"), "{err}");
+    }
+
+    #[test]
+    fn options_text_errors_name_the_option_and_no_parser_position() {
+        let c = Config::from_json(r#"{"costCapTokens":2000,"costCapUsd":null}"#).unwrap();
+        assert_eq!((c.cost_cap_tokens, c.cost_cap_usd), (2000, None));
+        for (text, field, says) in [
+            (r#"{"costCap":5}"#, "options.costCap", "is not an option"),
+            (
+                r#"{"cost_cap_tokens":5}"#,
+                "options.cost_cap_tokens",
+                "did you mean costCapTokens?",
+            ),
+            (
+                r#"{"qualityWindow":3,"costCapTokens":"5"}"#,
+                "options.costCapTokens",
+                "expected a whole number",
+            ),
+            (
+                r#"{"glossary":"x"}"#,
+                "options.glossary",
+                "expected an array",
+            ),
+            (
+                r#"{"tokenCapBasis":"words"}"#,
+                "options.tokenCapBasis",
+                "unknown variant",
+            ),
+            (r#"{"qualityWindow":0}"#, "config.qualityWindow", "between"),
+            ("[1]", "options", "must be a JSON object"),
+            ("{", "options", "must be a JSON object"),
+        ] {
+            let err = Config::from_json(text).unwrap_err();
+            assert_eq!(err.field(), field, "{text}: {err}");
+            assert!(err.message().contains(says), "{text}: {err}");
+            assert!(!err.message().contains("line 1"), "{text}: {err}");
+        }
+        let long = format!(r#"{{"glossary":["{}"]}}"#, "x".repeat(MAX_CONFIG_BYTES));
+        assert_eq!(Config::from_json(&long).unwrap_err().field(), "options");
     }
 
     #[test]

@@ -94,6 +94,29 @@ pub(crate) fn check_unit_range(
     Ok(())
 }
 
+/// A JSON parser's complaint without its position ("… at line 1 column
+/// 21"): the caller names the field, and a position in text the user never
+/// wrote (the JS layer's `JSON.stringify` output) only confuses.
+pub(crate) fn json_message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let text = match text.rfind(" at line ") {
+        Some(i) if e.line() > 0 => &text[..i],
+        _ => &text,
+    };
+    // Rust's names for what was expected, as a JS user knows them.
+    [
+        ("expected u64", "expected a whole number"),
+        ("expected u32", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected a sequence", "expected an array"),
+        ("expected a map", "expected an object"),
+        ("floating point", "number"),
+        ("unit value", "null"),
+    ]
+    .iter()
+    .fold(text.to_string(), |t, (rust, js)| t.replace(rust, js))
+}
+
 /// Checks a string is at most `max` UTF-8 bytes.
 pub(crate) fn check_len(field: impl fmt::Display, value: &str, max: usize) -> Result<()> {
     if value.len() > max {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::config::{Config, MAX_SAFE_INT};
-use crate::error::{Error, Result, check_len, check_unit_range};
+use crate::error::{Error, Result, check_len, check_unit_range, json_message};
 
 /// Longest tool name, call id or provider name accepted, in bytes.
 pub const MAX_NAME_BYTES: usize = 256;
@@ -182,8 +182,9 @@ pub enum EventRef<'a> {
 impl Event {
     /// Parses one event from JSON text, naming what was wrong on failure.
     pub fn from_json(text: &str) -> Result<Event> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| Error::type_error("event", format!("is not JSON: {e}")))?;
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            Error::type_error("event", format!("is not JSON: {}", json_message(&e)))
+        })?;
         Self::from_value(value)
     }
 

@@ -39,6 +39,7 @@ pub mod state;
 pub mod text;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+pub(crate) mod work;
 
 pub use config::{Config, TokenBasis, ToolLoopRule};
 pub use decision::{BreakReason, CorrectionPattern, Decision, DecisionKind, LoopPattern, Verdict};

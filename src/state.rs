@@ -20,7 +20,7 @@ use crate::detect::drift::{DriftReport, TaskFacts};
 use crate::detect::incidents::Incidents;
 use crate::detect::preferences::Preferences;
 use crate::detect::tools::{DONE_CALLS, EarlierCalls, MAX_TOOL_NAMES, RECENT_CALLS, ToolTurn};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, json_message};
 use crate::event::MAX_NAME_BYTES;
 use crate::hash::{combine, hash_bytes};
 use crate::text::{KeywordBag, topic_key};
@@ -36,6 +36,9 @@ pub const CONTEXT_TURNS: usize = 3;
 pub const TOOL_TEXT_BYTES: usize = 8 * 1024;
 /// Topics with statistics kept (the most recently active).
 pub const MAX_TOPICS: usize = 256;
+/// Longest snapshot read, in UTF-8 bytes: a snapshot of the largest state
+/// the caps allow (10,000 records of 1,000 escaped characters) fits.
+pub const MAX_SNAPSHOT_BYTES: usize = 64 << 20;
 
 /// Learned per-topic statistics.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -48,12 +51,18 @@ pub struct TopicStats {
 }
 
 impl TopicStats {
-    /// Merge keeps the more-informed copy; a max is order-independent.
+    /// Of two copies' statistics of one topic, the one active last (then
+    /// the one that counted more). Keeping a whole copy, chosen by a total
+    /// order led by `last_at_ms` (the order topics are trimmed by), is what
+    /// keeps merging associative at the topic cap: a topic trimmed from one
+    /// merge and brought back by a newer copy in the next comes back as that
+    /// copy, as it would from merging everything at once. (A join of parts
+    /// would bring it back without what the trimmed copies had counted.)
     fn merge_key(&self) -> (u64, u64, u64, u64) {
         (
+            self.last_at_ms,
             self.turns,
             self.feedback,
-            self.last_at_ms,
             self.quality_sum.to_bits(),
         )
     }
@@ -144,15 +153,18 @@ impl Memory {
 
 /// Keeps the most recently active topics; ties broken by key for a total order.
 fn trim_topics(topics: &mut BTreeMap<String, TopicStats>) {
-    while topics.len() > MAX_TOPICS {
-        let oldest = topics
-            .iter()
-            .min_by(|a, b| (a.1.last_at_ms, a.0).cmp(&(b.1.last_at_ms, b.0)))
-            .map(|(k, _)| k.clone());
-        match oldest {
-            Some(k) => topics.remove(&k),
-            None => break,
-        };
+    let Some(excess) = topics.len().checked_sub(MAX_TOPICS).filter(|&n| n > 0) else {
+        return;
+    };
+    let mut by_age: Vec<(u64, &String)> = topics.iter().map(|(k, t)| (t.last_at_ms, k)).collect();
+    crate::sort::sort_by(&mut by_age, |a, b| a.cmp(b));
+    let oldest: Vec<String> = by_age
+        .iter()
+        .take(excess)
+        .map(|(_, k)| (*k).clone())
+        .collect();
+    for k in oldest {
+        topics.remove(&k);
     }
 }
 
@@ -353,6 +365,15 @@ impl Snapshot {
     /// Parses any snapshot this build reads: the current version, or a noos
     /// 0.4.1 `RegulatorState` (its correction examples become records).
     pub fn from_json(text: &str) -> Result<Snapshot> {
+        if text.len() > MAX_SNAPSHOT_BYTES {
+            return Err(Error::range_error(
+                "snapshot",
+                format!(
+                    "is {} bytes long; the limit is {MAX_SNAPSHOT_BYTES} bytes",
+                    text.len()
+                ),
+            ));
+        }
         // The common case parses once, straight into the typed structs.
         if let Ok(snap) = serde_json::from_str::<Snapshot>(text)
             && snap.format == FORMAT
@@ -363,8 +384,12 @@ impl Snapshot {
         }
         // Otherwise read only the identifying fields (the rest is skipped, not
         // built) to say precisely what is wrong, or to read an older format.
-        let head: Header = serde_json::from_str(text)
-            .map_err(|e| Error::type_error("snapshot", format!("is not a JSON object: {e}")))?;
+        let head: Header = serde_json::from_str(text).map_err(|e| {
+            Error::type_error(
+                "snapshot",
+                format!("is not a JSON object: {}", json_message(&e)),
+            )
+        })?;
         let snap = match head.format {
             Some(Scalar::Str(f)) if f == FORMAT => {
                 let Some(Scalar::Int(version)) = head.version else {
@@ -388,7 +413,7 @@ impl Snapshot {
                     ));
                 }
                 serde_json::from_str::<Snapshot>(text)
-                    .map_err(|e| Error::type_error("snapshot", e.to_string()))?
+                    .map_err(|e| Error::type_error("snapshot", json_message(&e)))?
             }
             Some(other) => {
                 return Err(Error::type_error(
@@ -398,7 +423,10 @@ impl Snapshot {
             }
             None if head.user_id.is_some() && head.learned.is_some() => {
                 let noos: Noos = serde_json::from_str(text).map_err(|e| {
-                    Error::type_error("snapshot", format!("is not a noos state: {e}"))
+                    Error::type_error(
+                        "snapshot",
+                        format!("is not a noos state: {}", json_message(&e)),
+                    )
                 })?;
                 from_noos(noos)
             }
@@ -553,5 +581,117 @@ fn from_noos(noos: Noos) -> Snapshot {
             ..Memory::default()
         },
         session: Session::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{MAX_CORRECTION_RECORDS, MAX_GLOSSARY, MAX_GLOSSARY_BYTES};
+    use crate::detect::preferences::{MAX_PREFERENCE_CHARS, Preference};
+
+    /// The longest text each field takes: control characters, which JSON
+    /// writes as six bytes each (`\u0001`).
+    fn worst(chars: usize) -> String {
+        "\u{1}".repeat(chars)
+    }
+
+    fn record(i: u64) -> Record {
+        Record {
+            id: u64::MAX - i,
+            topic: format!("{i:0>128}").chars().take(MAX_KEY_BYTES).collect(),
+            at_ms: u64::MAX >> 11,
+            seq: u64::MAX >> 11,
+            source: Source::Explicit,
+            text: worst(crate::detect::corrections::MAX_TEXT_CHARS + 1),
+        }
+    }
+
+    /// Everything at its cap but the correction records, which number `n`.
+    fn largest(n: u64) -> Snapshot {
+        let config = Config {
+            max_correction_records: MAX_CORRECTION_RECORDS as u32,
+            max_corrections_per_topic: 200,
+            glossary: vec![worst(MAX_GLOSSARY_BYTES); MAX_GLOSSARY],
+            ..Config::default()
+        };
+        let mut memory = Memory {
+            seq: u64::MAX >> 11,
+            corrections: Store::from_records((0..n).map(record).collect(), &config),
+            ..Memory::default()
+        };
+        for i in 0..MAX_TOPICS as u64 {
+            let t = memory.topic_mut(&record(i).topic).unwrap();
+            *t = TopicStats {
+                turns: u64::MAX >> 11,
+                feedback: u64::MAX >> 11,
+                quality_sum: 1e15,
+                last_at_ms: u64::MAX >> 11,
+            };
+        }
+        for i in 0..crate::detect::preferences::MAX_PREFERENCES as u64 {
+            memory.preferences.add(Preference {
+                id: i,
+                at_ms: i,
+                seq: i,
+                text: format!(
+                    "{}{}",
+                    char::from(b'a' + i as u8),
+                    worst(MAX_PREFERENCE_CHARS)
+                ),
+            });
+        }
+        let session = Session {
+            tool_text: worst(TOOL_TEXT_BYTES),
+            ..Session::default()
+        };
+        Snapshot {
+            format: FORMAT.into(),
+            version: VERSION,
+            user_id: worst(crate::event::MAX_NAME_BYTES),
+            config,
+            memory,
+            session,
+        }
+    }
+
+    /// Whatever the caps allow exports to a snapshot `import` accepts: one
+    /// record more adds a fixed number of bytes, so the largest state is
+    /// measured from two small ones.
+    #[test]
+    fn the_largest_state_the_caps_allow_fits_the_snapshot_limit() {
+        let one = largest(1).to_json().len();
+        let two = largest(2).to_json().len();
+        let per_record = two - one;
+        assert!(per_record > 6 * 1001, "{per_record}");
+        let most = one + per_record * (MAX_CORRECTION_RECORDS as usize - 1);
+        assert!(
+            most <= MAX_SNAPSHOT_BYTES,
+            "{most} bytes > {MAX_SNAPSHOT_BYTES}"
+        );
+        // And the measured form is one that imports.
+        let snap = largest(3);
+        snap.validate().unwrap();
+        assert_eq!(Snapshot::from_json(&snap.to_json()).unwrap(), snap);
+    }
+
+    #[test]
+    fn an_over_long_snapshot_is_refused_before_it_is_parsed() {
+        let text = " ".repeat(MAX_SNAPSHOT_BYTES + 1);
+        let err = Snapshot::from_json(&text).unwrap_err();
+        assert_eq!(err.field(), "snapshot");
+        assert!(err.message().contains("limit"), "{err}");
+    }
+
+    #[test]
+    fn snapshot_errors_name_no_parser_position() {
+        for bad in [
+            "{",
+            "{\"format\":\"reins.state\",\"version\":1,\"userId\":5}",
+            "[1,",
+        ] {
+            let err = Snapshot::from_json(bad).unwrap_err();
+            assert!(!err.to_string().contains("line 1"), "{err}");
+        }
     }
 }

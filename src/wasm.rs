@@ -69,8 +69,7 @@ impl RegulatorCore {
     /// `config_json` is the options object minus `userId`, as JSON.
     #[wasm_bindgen(constructor)]
     pub fn new(user_id: &str, config_json: &str) -> JsResult<RegulatorCore> {
-        let config: Config = serde_json::from_str(config_json)
-            .map_err(|e| js_err(Error::type_error("options", e.to_string())))?;
+        let config = Config::from_json(config_json).map_err(js_err)?;
         let inner = Regulator::new(user_id, config)
             .map_err(js_err)?
             .with_id_seed(random_seed());
@@ -83,6 +82,31 @@ impl RegulatorCore {
             .map_err(js_err)?
             .with_id_seed(random_seed());
         Ok(Self { inner })
+    }
+
+    /// Whether the module's memory has room for `bytes` more, grown now if
+    /// it must be: the JS layer asks before a large input crosses, so an
+    /// allocation that would fail (and trap the instance) becomes a
+    /// `RangeError` instead. Wasm memory never shrinks, so room found here
+    /// is there for the call that follows.
+    pub fn reserve(bytes: f64) -> bool {
+        let Some(n) = (bytes.is_finite() && bytes >= 0.0).then_some(bytes as usize) else {
+            return false;
+        };
+        let mut room: Vec<u8> = Vec::new();
+        room.try_reserve_exact(n).is_ok()
+    }
+
+    /// The longest snapshot `import` and `merge` accept, in UTF-8 bytes.
+    #[wasm_bindgen(js_name = maxSnapshotBytes)]
+    pub fn max_snapshot_bytes() -> u32 {
+        crate::state::MAX_SNAPSHOT_BYTES as u32
+    }
+
+    /// The longest options text accepted, in UTF-8 bytes.
+    #[wasm_bindgen(js_name = maxConfigBytes)]
+    pub fn max_config_bytes() -> u32 {
+        crate::config::MAX_CONFIG_BYTES as u32
     }
 
     /// The event wire shape, `[[type, [[field, kind, required], …]], …]`, so
@@ -305,8 +329,7 @@ impl RegulatorCore {
 
     #[wasm_bindgen(js_name = setConfig)]
     pub fn set_config(&mut self, config_json: &str) -> JsResult<()> {
-        let config: Config = serde_json::from_str(config_json)
-            .map_err(|e| js_err(Error::type_error("options", e.to_string())))?;
+        let config = Config::from_json(config_json).map_err(js_err)?;
         self.inner.set_config(config).map_err(js_err)
     }
 

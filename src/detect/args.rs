@@ -8,6 +8,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use crate::error::json_message;
 use crate::event::MAX_ARGS_DEPTH;
 use crate::hash::{combine, hash_bytes, mix};
 
@@ -70,8 +71,8 @@ pub fn fingerprint_value(v: &Value) -> u64 {
 /// The fingerprint of JSON text; an error says what is wrong with it.
 pub fn fingerprint_json(text: &str) -> Result<u64, String> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let h = Seed(0).deserialize(&mut de).map_err(|e| e.to_string())?;
-    de.end().map_err(|e| e.to_string())?;
+    let h = Seed(0).deserialize(&mut de).map_err(|e| json_message(&e))?;
+    de.end().map_err(|e| json_message(&e))?;
     Ok(h)
 }
 

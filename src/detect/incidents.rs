@@ -13,6 +13,24 @@ const MAX_PENDING: usize = 16;
 const MAX_TOPICS: usize = 64;
 /// Characters of the user's message kept as the incident summary.
 pub const SUMMARY_CHARS: usize = 200;
+/// Distinct marker phrases kept per pushback turn and per incident.
+pub const MAX_MARKERS: usize = 16;
+/// Bytes of one marker phrase (the packs' longest is far shorter).
+const MAX_MARKER_BYTES: usize = 256;
+
+/// `markers` without repeats (first kept, in order), at most `MAX_MARKERS`.
+fn distinct(markers: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for m in markers {
+        if out.len() == MAX_MARKERS {
+            break;
+        }
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    out
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -60,7 +78,10 @@ impl Incidents {
     ) {
         self.pending
             .retain(|h| turn.saturating_sub(h.turn) < window);
-        self.pending.push_back(PendingHit { turn, markers });
+        self.pending.push_back(PendingHit {
+            turn,
+            markers: distinct(markers),
+        });
         while self.pending.len() > MAX_PENDING {
             self.pending.pop_front();
         }
@@ -81,11 +102,7 @@ impl Incidents {
             *n = n.saturating_add(1);
             *n
         };
-        let mut markers: Vec<String> = hits
-            .iter()
-            .flat_map(|h| h.markers.iter().cloned())
-            .collect();
-        markers.dedup();
+        let markers = distinct(hits.iter().flat_map(|h| h.markers.iter().cloned()));
         self.current = Some(Incident {
             evidence_turns: hits.iter().map(|h| h.turn).collect(),
             markers,
@@ -96,7 +113,17 @@ impl Incidents {
     }
 
     pub fn is_bounded(&self) -> bool {
-        self.pending.len() <= MAX_PENDING && self.by_topic.len() <= MAX_TOPICS
+        let markers_ok =
+            |m: &[String]| m.len() <= MAX_MARKERS && m.iter().all(|p| p.len() <= MAX_MARKER_BYTES);
+        let current_ok = self.current.as_ref().is_none_or(|i| {
+            markers_ok(&i.markers)
+                && i.evidence_turns.len() <= MAX_PENDING
+                && i.summary.chars().count() <= SUMMARY_CHARS + 1
+        });
+        self.pending.len() <= MAX_PENDING
+            && self.by_topic.len() <= MAX_TOPICS
+            && self.pending.iter().all(|h| markers_ok(&h.markers))
+            && current_ok
     }
 }
 
@@ -131,6 +158,41 @@ mod tests {
         );
         i.start_turn();
         assert!(i.current.is_none());
+    }
+
+    #[test]
+    fn markers_are_kept_once_each_and_bounded() {
+        let mut i = Incidents::default();
+        let many: Vec<String> = (0..100).map(|k| format!("phrase {}", k % 40)).collect();
+        i.pushback(1, many.clone(), "a".into(), "t", 6, 2);
+        i.pushback(
+            2,
+            vec!["phrase 1".into(), "other".into()],
+            "b".into(),
+            "t",
+            6,
+            2,
+        );
+        let inc = i.current.as_ref().unwrap();
+        assert_eq!(inc.markers.len(), MAX_MARKERS);
+        assert_eq!(inc.markers[0], "phrase 0");
+        assert_eq!(inc.markers[1], "phrase 1");
+        let mut seen = inc.markers.clone();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(
+            seen.len(),
+            inc.markers.len(),
+            "no repeats: {:?}",
+            inc.markers
+        );
+        assert!(i.is_bounded());
+        // A snapshot holding more is refused.
+        i.pending.push_back(PendingHit {
+            turn: 3,
+            markers: many,
+        });
+        assert!(!i.is_bounded());
     }
 
     #[test]

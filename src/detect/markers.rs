@@ -9,8 +9,9 @@
 //! index keyed by a phrase's first word (or first character for CJK), built
 //! once, so a message costs a lookup per word, not a scan per phrase.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use super::preferences::MAX_PREFERENCES;
 use crate::hash::FastBuild;
 use crate::text::KeywordBag;
 use std::sync::OnceLock;
@@ -191,11 +192,12 @@ fn index() -> &'static Index {
     INDEX.get_or_init(|| build(PACKS))
 }
 
-/// Every phrase occurrence in normalised text `t`. Phrases of spaced
-/// languages are looked up by the word starting at a word boundary and must
-/// end at one; CJK phrases are looked up by the character at any position.
-fn find_all(idx: &Index, t: &str) -> Vec<Hit> {
-    let mut hits = Vec::new();
+/// Every phrase occurrence in normalised text `t`, in text order, given to
+/// `found`. Phrases of spaced languages are looked up by the word starting
+/// at a word boundary and must end at one; CJK phrases are looked up by the
+/// character at any position. Linear in `t`: each position costs a lookup
+/// and a comparison per phrase of its key (a bounded set).
+fn find_all(idx: &Index, t: &str, mut found: impl FnMut(Hit)) {
     let mut prev_word = false;
     for (i, c) in t.char_indices() {
         let word_start = is_word(c) && !prev_word;
@@ -229,7 +231,7 @@ fn find_all(idx: &Index, t: &str) -> Vec<Hit> {
                     .and_then(|r| r.chars().next())
                     .is_some_and(is_word);
                 if !want_spaced || open_end || !next_is_word {
-                    hits.push(Hit {
+                    found(Hit {
                         kind,
                         lang,
                         phrase,
@@ -240,7 +242,6 @@ fn find_all(idx: &Index, t: &str) -> Vec<Hit> {
             }
         }
     }
-    hits
 }
 
 /// Analyses one user message on its own (phrases only).
@@ -288,7 +289,7 @@ fn join_spaced_letters(text: &str) -> Option<String> {
         gap = 0;
     }
     let (mut out, mut joined, mut i) = (String::with_capacity(text.len()), false, 0);
-    while let Some(&(_, w)) = words.get(i) {
+    while i < words.len() {
         let run = words[i..].iter().take_while(|(_, w)| letter(w)).count();
         if !out.is_empty() {
             out.push(' ');
@@ -303,58 +304,162 @@ fn join_spaced_letters(text: &str) -> Option<String> {
             joined = true;
             i += run;
         } else {
-            out.push_str(w);
-            i += 1;
+            // No word of a failed run starts a run that passes (it is the
+            // same run, shorter): pass them all at once, not one by one,
+            // which re-counted the run for each (quadratic in its length).
+            let n = run.max(1);
+            for (k, &(_, w)) in words[i..i + n].iter().enumerate() {
+                if k > 0 {
+                    out.push(' ');
+                }
+                out.push_str(w);
+            }
+            i += n;
         }
     }
     joined.then_some(out)
 }
 
-/// Whether `h` lies wholly inside an exclusion hit of `hits`.
-fn excluded(hits: &[Hit], h: &Hit) -> bool {
-    hits.iter()
-        .any(|x| x.kind == Kind::Exclude && x.start <= h.start && h.end <= x.end && x != h)
+/// Pushback hits kept per message: an incident names a few phrases, and a
+/// message that repeats one ten thousand times says no more than one that
+/// says it sixteen times.
+pub const MAX_PUSHBACK_HITS: usize = 16;
+/// Standing preferences taken from one message (the store keeps 20).
+pub const MAX_MESSAGE_PREFERENCES: usize = MAX_PREFERENCES;
+/// Bytes of a message the reply rules read (`markers_reply`): they read a
+/// reply against the answer, and replies are short. The phrase packs and
+/// standing rules read the whole message.
+pub const REPLY_WINDOW_BYTES: usize = 8 * 1024;
+
+/// Sorts hits in text order into excluded and not, in one pass: a hit is
+/// excluded when an exclusion hit starts at or before it and ends at or
+/// after it. Hits arrive in order of `start`; those sharing a start are held
+/// until the next start, since an exclusion may follow its hit there.
+#[derive(Default)]
+struct Exclusions {
+    /// Hits at the current start, not yet judged.
+    held: Vec<Hit>,
+    /// The furthest end of the exclusions seen so far, with the start from
+    /// which it holds: a rising staircase, for the late reply hit.
+    reach: Vec<(usize, usize)>,
 }
 
+impl Exclusions {
+    /// Takes the next hit; passes on to `kept` those now judged outside.
+    fn push(&mut self, h: Hit, kept: &mut impl FnMut(Hit)) {
+        if self.held.first().is_some_and(|x| x.start != h.start) {
+            self.flush(kept);
+        }
+        self.held.push(h);
+    }
+
+    /// Judges the held hits (at the end, call once more).
+    fn flush(&mut self, kept: &mut impl FnMut(Hit)) {
+        for x in self.held.iter().filter(|x| x.kind == Kind::Exclude) {
+            if self.reach.last().is_none_or(|&(_, end)| x.end > end) {
+                self.reach.push((x.start, x.end));
+            }
+        }
+        for h in self.held.drain(..) {
+            if h.kind != Kind::Exclude && !covered(&self.reach, &h) {
+                kept(h);
+            }
+        }
+    }
+}
+
+/// Whether an exclusion of the staircase `reach` covers `h`.
+fn covered(reach: &[(usize, usize)], h: &Hit) -> bool {
+    let before = reach.partition_point(|&(start, _)| start <= h.start);
+    before > 0 && reach.get(before - 1).is_some_and(|&(_, end)| end >= h.end)
+}
+
+/// The phrase hits of normalised text `t` outside every exclusion, given
+/// to `kept` in text order; returns the exclusions' staircase.
+fn unexcluded(idx: &Index, t: &str, mut kept: impl FnMut(Hit)) -> Vec<(usize, usize)> {
+    let mut ex = Exclusions::default();
+    find_all(idx, t, |h| ex.push(h, &mut kept));
+    ex.flush(&mut kept);
+    ex.reach
+}
+
+/// Collects standing preferences: each the sentence, as written, around a
+/// byte of the normalised text; once each, and not a question. Offsets
+/// arrive in text order within one pass, so the sentence of the previous
+/// offset is remembered and not cut out again (a sentence holding ten
+/// thousand "以后都" is read once).
+struct Preferred<'t> {
+    text: &'t str,
+    map: &'t [usize],
+    seen: HashSet<&'t str, FastBuild>,
+    last: Option<(usize, usize)>,
+    out: Vec<String>,
+}
+
+impl<'t> Preferred<'t> {
+    fn new(text: &'t str, map: &'t [usize]) -> Self {
+        Preferred {
+            text,
+            map,
+            seen: HashSet::default(),
+            last: None,
+            out: Vec::new(),
+        }
+    }
+
+    /// A new pass over the text, from its start.
+    fn restart(&mut self) {
+        self.last = None;
+    }
+
+    fn add(&mut self, at: usize) {
+        let at = self.map.get(at).copied().unwrap_or(0);
+        if self.out.len() >= MAX_MESSAGE_PREFERENCES
+            || self.last.is_some_and(|(a, b)| a <= at && at < b)
+        {
+            return;
+        }
+        let (a, b) = sentence_span(self.text, at);
+        self.last = Some((a, b));
+        let s = self.text.get(a..b).unwrap_or("").trim();
+        if !s.is_empty() && !asks(s) && self.seen.insert(s) {
+            self.out.push(s.to_string());
+        }
+    }
+}
+
+/// Linear in the message: the phrase pass and the standing-rule pass are
+/// each one walk over it, every sentence is cut out once per pass, and the
+/// reply rules read at most `REPLY_WINDOW_BYTES`.
 fn analyze_with(idx: &Index, text: &str, previous: Option<Previous<'_>>) -> Analysis {
     let (t, map) = normalize(text);
-    let hits = find_all(idx, &t);
     let mut out = Analysis::default();
-    // The sentence, as written, around byte `at` of `t`, once, and not a question.
-    let prefer = |out: &mut Analysis, at: usize| {
-        let s = sentence(text, map.get(at).copied().unwrap_or(0));
-        if !s.is_empty() && !asks(s) && !out.preferences.iter().any(|p| p == s) {
-            out.preferences.push(s.to_string());
-        }
-    };
-    for h in &hits {
-        if excluded(&hits, h) {
-            continue;
-        }
-        match h.kind {
-            Kind::Pushback => out.pushback.push(h.clone()),
-            Kind::Preference => prefer(&mut out, h.start),
-            Kind::Exclude => {}
-        }
-    }
+    let mut preferred = Preferred::new(text, &map);
+    let reach = unexcluded(idx, &t, |h| match h.kind {
+        Kind::Pushback if out.pushback.len() < MAX_PUSHBACK_HITS => out.pushback.push(h),
+        Kind::Preference => preferred.add(h.start),
+        _ => {}
+    });
+    preferred.restart();
     for at in markers_standing::standing_orders(&t) {
-        prefer(&mut out, at);
+        preferred.add(at);
     }
+    out.preferences = preferred.out;
     let joined = join_spaced_letters(text).map(|j| normalize(&j).0);
     if out.pushback.is_empty()
         && let Some(joined) = &joined
     {
-        let again = find_all(idx, joined);
-        let found = again
-            .iter()
-            .filter(|h| h.kind == Kind::Pushback && !excluded(&again, h));
-        out.pushback.extend(found.cloned());
+        unexcluded(idx, joined, |h| {
+            if h.kind == Kind::Pushback && out.pushback.len() < MAX_PUSHBACK_HITS {
+                out.pushback.push(h);
+            }
+        });
     }
     // A standing rule is what to act on ("No, from now on use tabs").
     if out.pushback.is_empty()
         && out.preferences.is_empty()
         && let Some((phrase, start, end)) =
-            markers_reply::find(joined.as_deref().unwrap_or(&t), previous)
+            markers_reply::find(reply_window(joined.as_deref().unwrap_or(&t)), previous)
     {
         let h = Hit {
             kind: Kind::Pushback,
@@ -363,11 +468,18 @@ fn analyze_with(idx: &Index, text: &str, previous: Option<Previous<'_>>) -> Anal
             start,
             end,
         };
-        if !excluded(&hits, &h) {
+        if !covered(&reach, &h) {
             out.pushback.push(h);
         }
     }
     out
+}
+
+/// The start of `t` the reply rules read: `REPLY_WINDOW_BYTES`, cut at a
+/// character boundary.
+fn reply_window(t: &str) -> &str {
+    t.get(..t.floor_char_boundary(REPLY_WINDOW_BYTES))
+        .unwrap_or(t)
 }
 
 /// Whether a sentence is a wh-question ("What port does Postgres use by
@@ -410,17 +522,24 @@ fn asks(sentence: &str) -> bool {
         "зачем",
     ];
     const WH_CJK: &[&str] = &["什么", "为什么", "怎么", "哪", "なぜ", "どう", "何"];
+    if !sentence.ends_with(['?', '？']) {
+        return false;
+    }
+    if WH_CJK.iter().any(|w| sentence.starts_with(w)) {
+        return true;
+    }
+    // Only a short first word can be one of these (no lowercasing of a
+    // sentence-long run of letters).
     let first = sentence
         .split(|c: char| !is_word(c))
         .find(|w| !w.is_empty())
-        .unwrap_or("")
-        .to_lowercase();
-    sentence.ends_with(['?', '？'])
-        && (WH.contains(&first.as_str()) || WH_CJK.iter().any(|w| sentence.starts_with(w)))
+        .unwrap_or("");
+    first.len() <= 16 && WH.contains(&first.to_lowercase().as_str())
 }
 
-/// The sentence of `text` around byte `at`, trimmed.
-fn sentence(text: &str, at: usize) -> &str {
+/// The byte span of the sentence of `text` around byte `at` (untrimmed):
+/// from after the previous sentence mark to after the next one.
+fn sentence_span(text: &str, at: usize) -> (usize, usize) {
     let is_end = |c: char| matches!(c, '.' | '!' | '?' | '\n' | '。' | '！' | '？' | '；' | ';');
     let head = text.get(..at).unwrap_or("");
     let start = head.rfind(is_end).map_or(0, |i| {
@@ -430,7 +549,7 @@ fn sentence(text: &str, at: usize) -> &str {
     let end = tail.find(is_end).map_or(text.len(), |i| {
         at + i + tail[i..].chars().next().map_or(0, char::len_utf8)
     });
-    text.get(start..end).unwrap_or("").trim()
+    (start, end)
 }
 
 #[cfg(test)]
@@ -584,6 +703,82 @@ mod tests {
             analyze_after("No.", "I deleted the branch.").pushback.len(),
             1
         );
+    }
+
+    /// Messages that repeat what the rules look for, and prose, at two
+    /// sizes: the work counted (bytes of sentences cut out, spaced-letter
+    /// runs walked, phrase entries compared, bytes the reply rules read)
+    /// stays under a fixed multiple of the length. Before, every hit cut its
+    /// whole sentence out again and was checked against every other hit.
+    #[test]
+    fn analysis_work_is_linear_in_the_message() {
+        let answer = KeywordBag::from_text("Use pandas and npm with spaces. It works now.");
+        let units = [
+            "以后都",
+            "别用pandas以后都用中文错了",
+            "always use tabs, never use spaces, ",
+            "From now on, always use tabs. ",
+            "a  b  c  d  ",
+            "W R O N G ",
+            "That's wrong again. 错了！No funciona. Das ist falsch. ",
+            "这个函数还是不对你再改一下",
+            "没错了你又错了",
+            "use yarn, not npm, instead of pandas ",
+            "The function reads the file and returns the rows it found. ",
+        ];
+        for unit in units {
+            let mut per_byte = Vec::new();
+            for n in [4 * 1024, 64 * 1024] {
+                let text = unit.repeat(n / unit.len() + 1);
+                let previous = Some(Previous {
+                    keywords: &answer,
+                    asked: false,
+                });
+                let work = crate::work::counted(|| {
+                    analyze_reply(&text, previous);
+                });
+                per_byte.push(work as f64 / text.len() as f64);
+            }
+            assert!(
+                per_byte.iter().all(|&w| w <= 12.0),
+                "{unit:?}: {per_byte:?} units of work per byte"
+            );
+        }
+    }
+
+    #[test]
+    fn hits_and_preferences_are_capped_and_exclusions_still_hold() {
+        let a = run(&"wrong again. ".repeat(500));
+        assert_eq!(a.pushback.len(), MAX_PUSHBACK_HITS);
+        let rules: String = (0..40)
+            .map(|i| format!("From now on, use style {i}. "))
+            .collect();
+        let a = run(&rules);
+        assert_eq!(a.preferences.len(), MAX_MESSAGE_PREFERENCES);
+        assert_eq!(a.preferences[0], "From now on, use style 0.");
+        // One sentence holding the opener ten thousand times is one preference.
+        assert_eq!(run(&"以后都".repeat(10_000)).preferences.len(), 1);
+        // Exclusions cover hits wherever they are, however many there are.
+        assert!(run(&"没错了，".repeat(2_000)).pushback.is_empty());
+        assert_eq!(
+            run(&"没错了，你又错了。".repeat(100)).pushback.len(),
+            MAX_PUSHBACK_HITS
+        );
+    }
+
+    #[test]
+    fn spaced_letters_join_as_before_without_recounting_runs() {
+        // Runs that fail (no single gap) pass through whole.
+        assert_eq!(join_spaced_letters("a  b  c  d"), None);
+        assert_eq!(
+            join_spaced_letters("a  b  c  so W R O N G"),
+            Some("a b c so WRONG".into())
+        );
+        let wide = "a  b  ".repeat(20_000);
+        let work = crate::work::counted(|| {
+            join_spaced_letters(&wide);
+        });
+        assert!(work <= 2 * wide.len(), "{work} for {} bytes", wide.len());
     }
 
     #[test]

@@ -56,6 +56,7 @@ pub fn standing_orders(t: &str) -> Vec<usize> {
     for sentence in t.split_inclusive(['.', '!', '?', ';', '\n', '。', '！', '？', '；']) {
         let here = start;
         start += sentence.len();
+        crate::work::add(sentence.len());
         if sentence.ends_with(['?', '？']) {
             continue;
         }

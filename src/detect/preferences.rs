@@ -1,6 +1,7 @@
 //! Standing preferences ("from now on …", "以后都 …"): user-wide, not tied to
-//! a topic, always included by `injectCorrections`. Stored and merged like
-//! correction records: union by id, newest kept.
+//! a topic, always included by `injectCorrections`. A preference is its
+//! words: the same words said in two tabs are one preference, so merging
+//! keeps one copy of each (the newest) before trimming to the newest 20.
 
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +26,28 @@ impl Preference {
     fn order(&self) -> (u64, u64, u64) {
         (self.at_ms, self.seq, self.id)
     }
+
+    /// A total order, newest last: time, then the tie-breaks that make a
+    /// merge independent of which copy came first.
+    fn cmp_total(&self, other: &Self) -> std::cmp::Ordering {
+        self.order()
+            .cmp(&other.order())
+            .then_with(|| self.text.cmp(&other.text))
+    }
+
+    /// What makes two preferences the same: their words, case aside.
+    fn words(&self) -> String {
+        same_words(&self.text)
+    }
+}
+
+/// The words of a preference text as compared: lowercase, whitespace runs
+/// as one space.
+fn same_words(text: &str) -> String {
+    text.split_whitespace()
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Oldest first.
@@ -35,8 +58,8 @@ pub struct Preferences(pub Vec<Preference>);
 impl Preferences {
     /// Adds a preference unless the same words are already stored.
     pub fn add(&mut self, p: Preference) {
-        let same = |q: &Preference| q.text.to_lowercase() == p.text.to_lowercase();
-        if self.0.iter().any(same) {
+        let words = p.words();
+        if self.0.iter().any(|q| q.words() == words) {
             return;
         }
         self.0.push(p);
@@ -44,19 +67,46 @@ impl Preferences {
     }
 
     fn trim(&mut self) {
-        crate::sort::sort_by_key(&mut self.0, Preference::order);
+        crate::sort::sort_by(&mut self.0, Preference::cmp_total);
         let cut = self.0.len().saturating_sub(MAX_PREFERENCES);
         self.0.drain(..cut);
     }
 
-    /// Union by id, newest kept. Commutative, associative, idempotent.
+    /// Union by words: of the copies of one preference the newest is kept
+    /// (in the total order `cmp_total`), then the newest `MAX_PREFERENCES`
+    /// distinct ones. Commutative, associative and idempotent: each step
+    /// keeps a maximum, and a preference dropped from the union of some
+    /// copies has twenty distinct newer ones there, which only grow newer as
+    /// copies are added.
     pub fn merge(&self, other: &Preferences) -> Preferences {
-        let mut all: Vec<Preference> = self.0.iter().chain(other.0.iter()).cloned().collect();
+        let mut all: Vec<(String, &Preference)> = self
+            .0
+            .iter()
+            .chain(other.0.iter())
+            .map(|p| (p.words(), p))
+            .collect();
         crate::sort::sort_by(&mut all, |a, b| {
-            a.order().cmp(&b.order()).then_with(|| a.text.cmp(&b.text))
+            a.0.cmp(&b.0).then_with(|| a.1.cmp_total(b.1))
         });
-        all.dedup_by_key(|p| p.id);
-        let mut out = Preferences(all);
+        // The last of each run of one wording is its newest copy.
+        let mut newest: Vec<Preference> = Vec::new();
+        for (i, (words, p)) in all.iter().enumerate() {
+            if all.get(i + 1).is_none_or(|next| next.0 != *words) {
+                newest.push((*p).clone());
+            }
+        }
+        crate::sort::sort_by(&mut newest, Preference::cmp_total);
+        // Ids are hashes of the words, so two kept copies never share one
+        // unless a snapshot was forged; the older then goes.
+        let mut ids: Vec<u64> = Vec::new();
+        for i in (0..newest.len()).rev() {
+            if ids.contains(&newest[i].id) {
+                newest.remove(i);
+            } else {
+                ids.push(newest[i].id);
+            }
+        }
+        let mut out = Preferences(newest);
         out.trim();
         out
     }

@@ -221,13 +221,14 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     let hits = Hits::new(&s);
     let rules = negation::rules(&s, &hits);
     let translation = hits.any(&TRANSLATION);
+    let mut asks_in = AsksIn::default();
     // "Explain it in German", "In English, please": a target language only
     // with a verb of answering or on its own ("an interview in English" is
     // about the interview).
     let target = hits
         .get(&TARGET_CUES)
         .iter()
-        .find(|h| translation || asks_in(&s, h))
+        .find(|h| translation || asks_in.asks(&s, h))
         .and_then(|h| TARGETS.get(h.cue))
         .map(|(_, lang)| (*lang).to_string());
     let lang = match target {
@@ -415,25 +416,50 @@ const ANSWER_VERBS: &[&str] = &[
 ];
 
 /// A target-language cue that asks for the answer's language: a verb of
-/// answering before it in its clause, or a clause of a few words.
-fn asks_in(s: &Scanned, h: &Hit) -> bool {
-    let Some(w) = s.words.get(h.first) else {
-        return false;
-    };
-    let clause = s.clause_range(w.clause);
-    if clause.end - clause.start <= 4 {
-        return true;
+/// answering before it in its clause, or a clause of a few words. Cues come
+/// in text order, so the clause of the last one is remembered and read once,
+/// however many cues it holds (a clause of 4,000 "用中文" was read once per
+/// cue).
+#[derive(Default)]
+struct AsksIn {
+    /// The clause read last: its id, where its first verb of answering
+    /// stands (a word index, `usize::MAX` when none), whether a CJK one is
+    /// in it.
+    last: Option<(u32, usize, bool)>,
+}
+
+impl AsksIn {
+    fn asks(&mut self, s: &Scanned, h: &Hit) -> bool {
+        let Some(w) = s.words.get(h.first) else {
+            return false;
+        };
+        let clause = s.clause_range(w.clause);
+        if clause.end - clause.start <= 4 {
+            return true;
+        }
+        let (first_verb, cjk) = match self.last {
+            Some((c, first, cjk)) if c == w.clause => (first, cjk),
+            _ => {
+                crate::work::add(clause.len());
+                let first = (clause.start..clause.end)
+                    .find(|&i| {
+                        let word = s.word(i);
+                        ANSWER_VERBS
+                            .iter()
+                            .any(|v| !v.chars().next().is_some_and(is_cjk) && word.starts_with(v))
+                    })
+                    .unwrap_or(usize::MAX);
+                // Chinese and Japanese put the verb after: "用英文写".
+                let whole = s.span(clause.start, clause.end);
+                let cjk = ANSWER_VERBS
+                    .iter()
+                    .any(|v| v.chars().next().is_some_and(is_cjk) && whole.contains(v));
+                self.last = Some((w.clause, first, cjk));
+                (first, cjk)
+            }
+        };
+        first_verb < h.first || cjk
     }
-    // Chinese and Japanese put the verb after: "用英文写".
-    let whole = s.span(clause.start, clause.end);
-    (clause.start..h.first).any(|i| {
-        let word = s.word(i);
-        ANSWER_VERBS
-            .iter()
-            .any(|v| !v.chars().next().is_some_and(is_cjk) && word.starts_with(v))
-    }) || ANSWER_VERBS
-        .iter()
-        .any(|v| v.chars().next().is_some_and(is_cjk) && whole.contains(v))
 }
 
 fn weight(stem: &str) -> f64 {

@@ -23,7 +23,7 @@ use super::cues::{
     YES_NO,
 };
 use super::form::{self, Form};
-use super::scan::{Hit, Hits, Scanned};
+use super::scan::{Hit, Hits, Scanned, Word};
 use super::words::{FAMILIES, GENERIC, NEGATION_VERBS, low_weight};
 use super::{first_stem, stems_of};
 use crate::text::KeywordBag;
@@ -392,6 +392,20 @@ fn push_new(into: &mut Vec<String>, stems: Vec<String>) {
     }
 }
 
+/// Words a rule reaches either side of its cue.
+const MAX_SCOPE: usize = 32;
+
+/// The words of `clause` a rule cued by `h` reads: at most `MAX_SCOPE`
+/// either side of the cue. What a rule rules out or keeps is named near it,
+/// and a clause of thousands of words (a CJK text without punctuation) was
+/// read again for each cue in it.
+fn scope(s: &Scanned, clause: u32, h: &Hit) -> std::ops::Range<usize> {
+    let c = s.clause_range(clause);
+    let scope = c.start.max(h.first.saturating_sub(MAX_SCOPE))..c.end.min(h.last + MAX_SCOPE);
+    crate::work::add(scope.len());
+    scope
+}
+
 /// The rules in a request (already scanned).
 pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
     let mut r = Rules::default();
@@ -425,7 +439,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         {
             continue;
         }
-        let clause = s.clause_range(w.clause);
+        let clause = scope(s, w.clause, h);
         if !POSTPOSED.contains(&cue) && unjudgeable(s, h.last, clause.end) {
             continue;
         }
@@ -492,8 +506,11 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
                 && (h.last..end)
                     .all(|i| PRONOUNS.contains(&s.word(i)) || CHANGE_VERBS.matches_word(s.word(i)));
             if pronoun && w.clause > 0 {
+                // Its last words: what "them" stands for is named near it.
                 let before = s.clause_range(w.clause - 1);
-                mark_kept(s.span(before.start, before.end), &mut r.limits);
+                let from = before.start.max(before.end.saturating_sub(MAX_SCOPE));
+                crate::work::add(before.end - from);
+                mark_kept(s.span(from, before.end), &mut r.limits);
             }
             push_new(&mut r.protected, stems);
         } else {
@@ -511,7 +528,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
             continue;
         }
         if let Some(w) = s.words.get(h.first) {
-            let clause = s.clause_range(w.clause);
+            let clause = scope(s, w.clause, h);
             // "Keep the meeting but move it to 11:00": the keep ends at "but".
             let end = (h.last..clause.end)
                 .find(|&i| TURNS.contains(&s.word(i)))
@@ -523,7 +540,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
     // "Parameter und Rückgabewert sollen so bleiben": what comes before.
     for h in hits.get(&KEEP_AFTER) {
         if let Some(w) = s.words.get(h.first) {
-            let clause = s.clause_range(w.clause);
+            let clause = scope(s, w.clause, h);
             let start = (clause.start..h.first)
                 .rev()
                 .find(|&i| TURNS.contains(&s.word(i)))
@@ -541,11 +558,18 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
                 .any(|h| s.words.get(h.first).is_some_and(|w| w.clause == clause))
         })
     };
+    // Each clause once, however many change verbs it holds (hits come in
+    // text order, so a clause's hits are neighbours).
+    let mut cleared = None;
     for h in changes {
         let Some(w) = s.words.get(h.first).filter(|w| !ruling(w.clause)) else {
             continue;
         };
+        if cleared.replace(w.clause) == Some(w.clause) {
+            continue;
+        }
         let clause = s.clause_range(w.clause);
+        crate::work::add(clause.len());
         let asked = stems_of(s.span(clause.start, clause.end));
         r.protected.retain(|p| !asked.contains(p));
     }
@@ -570,7 +594,8 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
     }
     // Shape limits. Beside "no code blocks", "no tables" or "plain text",
     // what else the clause rules out is form too: "no code blocks or SQL
-    // snippets" bans snippets, not the word "SQL".
+    // snippets" bans snippets, not the word "SQL". Each clause read once.
+    let mut shaped = vec![false; s.words.last().map_or(0, |w| w.clause as usize + 1)];
     for (set, flag) in [
         (&NO_LISTS, &mut r.limits.form.no_lists),
         (&NO_CODE, &mut r.limits.form.no_code),
@@ -581,8 +606,14 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
     ] {
         for h in hits.get(set) {
             *flag = true;
-            if let Some(w) = s.words.get(h.first) {
+            let first_read = |w: &&Word| {
+                shaped
+                    .get_mut(w.clause as usize)
+                    .is_some_and(|seen| !std::mem::replace(seen, true))
+            };
+            if let Some(w) = s.words.get(h.first).filter(first_read) {
                 let clause = s.clause_range(w.clause);
+                crate::work::add(clause.len());
                 form_words.extend(stems_of(s.span(clause.start, clause.end)));
             }
         }
@@ -1026,6 +1057,33 @@ fn surfaces(bag: &KeywordBag, stems: &[String]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Requests that repeat a rule's cue thousands of times in one clause
+    /// (CJK without punctuation, a long list of "don't"s): each rule reads
+    /// at most `MAX_SCOPE` words either side of its cue, and each clause is
+    /// read whole once, so the work counted stays within a multiple of the
+    /// words scanned. Before, every cue read its whole clause again.
+    #[test]
+    fn rules_read_a_bounded_scope_per_cue() {
+        for unit in [
+            "别用pandas以后都用中文错了",
+            "don't add logging, don't touch the tests, keep the name ",
+            "no emojis no lists no code blocks keep the signature do not change the date ",
+            "不要改函数名保持返回值不变别加注释",
+        ] {
+            let text = unit.repeat(4000 / unit.len() + 1);
+            let s = Scanned::new(&text);
+            let hits = Hits::new(&s);
+            let work = crate::work::counted(|| {
+                rules(&s, &hits);
+            });
+            assert!(
+                work <= 8 * s.words.len() + 64 * 70 * 4,
+                "{unit:?}: {work} units for {} words",
+                s.words.len()
+            );
+        }
+    }
 
     fn ruled(task: &str) -> Rules {
         let s = Scanned::new(task);
