@@ -62,11 +62,17 @@ export interface Config {
   maxExamples: number;
   /** Correction records kept per topic. Default 20. */
   maxCorrectionsPerTopic: number;
-  /** Correction records kept in total. Default 1000. */
+  /** Correction records kept in total, at most 10,000 (so a snapshot stays under 64 MiB). Default 1000. */
   maxCorrectionRecords: number;
   /** Usable logprobs kept for confidence. Default 128. */
   logprobWindow: number;
-  /** Longest message, response or tool output accepted, in UTF-8 bytes. Default 1 MiB. */
+  /**
+   * Longest message, response, tool output, correction, prompt or tool-argument
+   * JSON accepted, in UTF-8 bytes, and the most entries of one `tokens` batch;
+   * at most 16 MiB. Default 1 MiB. Every event's time is linear in its text:
+   * the reply rules read a message's first 8 KB and scope drift a text's first
+   * 4,096 words.
+   */
   maxTextBytes: number;
 }
 
@@ -294,7 +300,12 @@ export interface Snapshot {
 /**
  * A regulator for one user. Feed it events; ask it `decide()`.
  * Bad input throws a `TypeError` or `RangeError` naming the field and leaves
- * the regulator unchanged.
+ * the regulator unchanged: unknown option or field names (with the name
+ * meant, when one is spelled alike), values JSON would change (NaN, ±∞,
+ * functions, symbols, BigInt, cycles, in options and tool arguments), texts
+ * over `maxTextBytes`, snapshots over 64 MiB, options over 1 MiB. Texts of
+ * 64 KB or more make room in the module's memory first, so an allocation
+ * it cannot make is a `RangeError`, never a trapped instance.
  */
 export declare class Regulator {
   constructor(options: RegulatorOptions);
@@ -343,7 +354,10 @@ export declare class Regulator {
   readonly topic: string;
   readonly userId: string;
   readonly config: Config;
-  /** Changes thresholds; counters and memory stay. */
+  /**
+   * Changes thresholds; counters and memory stay. An option left
+   * `undefined` keeps its value; `null` turns an optional cap off.
+   */
   setConfig(options: Partial<Config>): void;
   /** Starts a new task: spend, quality and the current turn reset; memory stays. */
   resetSession(): void;

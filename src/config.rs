@@ -95,7 +95,10 @@ pub struct Config {
     pub max_correction_records: u32,
     /// Usable logprobs kept for confidence.
     pub logprob_window: u32,
-    /// Longest message, response or tool result accepted, in UTF-8 bytes.
+    /// Longest message, response, tool result, correction, prompt or
+    /// tool-argument JSON accepted, in UTF-8 bytes (and the most entries of
+    /// one `tokens` batch). Every event's work is linear in its text (see
+    /// `bench/hostile.mjs`).
     pub max_text_bytes: u32,
 }
 

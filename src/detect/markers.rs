@@ -355,6 +355,7 @@ impl Exclusions {
 
     /// Judges the held hits (at the end, call once more).
     fn flush(&mut self, kept: &mut impl FnMut(Hit)) {
+        crate::work::add(self.held.len());
         for x in self.held.iter().filter(|x| x.kind == Kind::Exclude) {
             if self.reach.last().is_none_or(|&(_, end)| x.end > end) {
                 self.reach.push((x.start, x.end));

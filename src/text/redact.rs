@@ -72,21 +72,33 @@ fn is_secret(tok: &str) -> bool {
         || looks_random(tok)
 }
 
-/// Returns `text` with secret-looking tokens replaced by `[redacted]`.
+/// Returns `text` with secret-looking tokens replaced by `[redacted]`, and
+/// each `-----BEGIN … -----END …-----` block (a PEM key) by one mark; a block
+/// that never ends takes the rest of the text. One pass: blocks are handled
+/// in a loop (a recursion per block overflowed the stack on a message of
+/// thousands of them, and copied the rest of the text at each).
 pub fn redact_secrets(text: &str) -> String {
-    if let Some(start) = text.find("-----BEGIN") {
-        let tail = &text[start..];
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("-----BEGIN") {
+        redact_tokens(&rest[..start], &mut out);
+        out.push_str(MARK);
+        let tail = &rest[start..];
         let end = tail
             .find("-----END")
-            .and_then(|e| tail[e + 8..].find("-----").map(|k| start + e + 8 + k + 5));
-        let rest = end.map_or("", |e| &text[e..]);
-        return format!(
-            "{}{MARK}{}",
-            redact_secrets(&text[..start]),
-            redact_secrets(rest)
-        );
+            .and_then(|e| tail[e + 8..].find("-----").map(|k| e + 8 + k + 5));
+        match end {
+            Some(e) => rest = &tail[e..],
+            None => return out,
+        }
     }
-    let mut out = String::with_capacity(text.len());
+    redact_tokens(rest, &mut out);
+    out
+}
+
+/// Appends `text` to `out` with secret-looking tokens replaced.
+fn redact_tokens(text: &str, out: &mut String) {
+    crate::work::add(text.len());
     // After a key word: Some(true) if the value must follow `:` or `=`.
     let mut after_key: Option<bool> = None;
     let mut rest = text;
@@ -131,7 +143,6 @@ pub fn redact_secrets(text: &str) -> String {
         after_key = None;
         out.push_str(tok);
     }
-    out
 }
 
 #[cfg(test)]
@@ -162,6 +173,27 @@ mod tests {
         assert_eq!(redact_secrets(&format!("token {jwt}")), "token [redacted]");
         let pem = "key:\n-----BEGIN PRIVATE KEY-----\nMIIEv\n-----END PRIVATE KEY-----\ndone";
         assert_eq!(redact_secrets(pem), "key:\n[redacted]\ndone");
+    }
+
+    #[test]
+    fn thousands_of_key_blocks_take_one_pass() {
+        let block = "-----BEGIN KEY-----abc-----END KEY----- ";
+        let text = format!(
+            "password: hunter22 {}tail sk-abcdefghijklmnopqrstuvwx",
+            block.repeat(30_000)
+        );
+        let mut out = String::new();
+        let work = crate::work::counted(|| out = redact_secrets(&text));
+        assert!(work <= text.len(), "{work} for {}", text.len());
+        assert_eq!(
+            out,
+            format!(
+                "password: [redacted] {}tail [redacted]",
+                "[redacted] ".repeat(30_000)
+            )
+        );
+        // A block that never ends takes the rest.
+        assert_eq!(redact_secrets("a -----BEGIN KEY----- b c"), "a [redacted]");
     }
 
     #[test]

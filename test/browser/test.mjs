@@ -85,6 +85,20 @@ try {
       assert(seen.length >= 12, `only ${seen.length} decisions`);
     });
     if (entry === "browser") persistBeforeReload(Regulator);
+    check(`${entry}: hostile input is read in linear time and oversized input refused before it crosses`, () => {
+      const r = new Regulator({ userId: "browser" });
+      r.turnStart("Fix the login bug", T0);
+      r.turnComplete("I changed auth.py. Should I add a test?", T0 + 1);
+      // Quadratic before issue 18 (minutes); one sentence, one preference.
+      r.turnStart("以后都".repeat(110_000), T0 + 2);
+      assert(r.preferences().length === 1, `preferences: ${JSON.stringify(r.preferences()).slice(0, 200)}`);
+      let threw;
+      try { r.merge(" ".repeat(64 * 1024 * 1024 + 1)); } catch (e) { threw = e; }
+      assert(threw instanceof RangeError && threw.message.startsWith("snapshot"), `merge: ${threw}`);
+      try { r.setConfig({ costCapUsd: Number.NaN }); threw = undefined; } catch (e) { threw = e; }
+      assert(threw instanceof RangeError && threw.message.startsWith("options.costCapUsd"), `setConfig: ${threw}`);
+      r.free();
+    });
   }
 } catch (e) {
   results.push({ name: `${entry}: load`, ok: false, detail: String(e?.stack ?? e) });

@@ -124,6 +124,25 @@ try {
     const { status, json } = await post({ userId: "bob", events: [{ type: "explode" }] });
     assert(status === 400 && json.name === "TypeError" && json.error.startsWith("event.type"), JSON.stringify(json));
   });
+  await check("POST /turn: a 1 MB message repeating Chinese markers is read within the request", async () => {
+    // Quadratic before issue 18: minutes. The module makes room first, within
+    // the isolate's memory limit.
+    const message = "别用pandas以后都用中文错了".repeat(Math.floor((1 << 20) / 39));
+    const events = [
+      { type: "turnStart", message: "Fix the login bug", atMs: 1 },
+      { type: "turnComplete", response: "I changed auth.py. Should I add a test?", atMs: 2 },
+      { type: "turnStart", message, atMs: 3 },
+    ];
+    const { status, json } = await post({ userId: "carol", events });
+    assert(status === 200, `status ${status} ${JSON.stringify(json).slice(0, 300)}`);
+    const prefs = JSON.parse(json.snapshot).memory.preferences;
+    assert(prefs.length === 1, `${prefs.length} preferences from one sentence`);
+  });
+  await check("POST /turn: a typo in a cost event is a 400 naming it", async () => {
+    const { status, json } = await post({ userId: "bob", events: [{ type: "cost", tokens_out: 5 }] });
+    assert(status === 400 && json.name === "TypeError" && json.error.startsWith("cost.tokens_out"), JSON.stringify(json));
+    assert(json.error.includes("did you mean tokensOut?"), json.error);
+  });
 } catch (e) {
   results.push({ name: "runner", ok: false, detail: String(e?.stack ?? e) });
 } finally {

@@ -1384,6 +1384,35 @@ mod tests {
         judge(&facts, &[&t], &[], response, &r, 0.85)
     }
 
+    /// A clause of thousands of target-language cues ("用中文" without
+    /// punctuation, "in English in English …") is read once, not once per
+    /// cue; the clause reads the request's rules count stay within a
+    /// multiple of its words.
+    #[test]
+    fn a_request_of_repeated_cues_is_read_in_linear_work() {
+        for unit in [
+            "请用中文写",
+            "write it in English in Spanish in German ",
+            "别用pandas以后都用中文错了",
+        ] {
+            let task = unit.repeat(12_000 / unit.len() + 1);
+            let words = Scanned::new(&task).words.len();
+            let work = crate::work::counted(|| {
+                task_facts(&task, &KeywordBag::from_text(&task));
+            });
+            assert!(
+                work <= 8 * words + 64 * 70 * 4,
+                "{unit:?}: {work} for {words} words"
+            );
+        }
+        // Still a target language, as before.
+        let facts = task_facts(
+            "请用中文写一封邮件",
+            &KeywordBag::from_text("请用中文写一封邮件"),
+        );
+        assert_eq!(facts.lang, "zh");
+    }
+
     #[test]
     fn shared_japanese_bigrams_tie_an_answer_to_its_request() {
         let task = "DNSキャッシュの削除方法を教えてください。";
