@@ -139,10 +139,12 @@ function edits(a, b) {
  * Rejects a key of `o` that is not a field of event `type` (nor one of
  * `taken`, the fields passed as arguments), as `event()` does.
  */
-function onlyFields(type, o, taken = []) {
+function onlyFields(type, o, taken) {
   const known = fields().get(type);
-  for (const key of Object.keys(o)) {
-    if (!known.has(key) || taken.includes(key)) {
+  // for-in, not Object.keys: no array per call on the hot path; it also
+  // sees inherited keys, which destructuring reads too.
+  for (const key in o) {
+    if (!known.has(key) || (taken !== undefined && taken.includes(key))) {
       throw typeError(`${type}.${key}: is not a field of this event${meant(key, known)}`);
     }
   }
@@ -152,11 +154,10 @@ function onlyFields(type, o, taken = []) {
  * Where `v` holds something JSON would silently change or drop: a number
  * that is not finite (written as null), a function or symbol (dropped), a
  * BigInt (JSON.stringify throws a message naming no field), or more nesting
- * than the core reads, or a cycle. Returns [error class, what, path parts]
- * or undefined. `stack` holds the objects above `v`, looked at only when
- * the nesting runs out, to tell a cycle from depth.
+ * than the core reads (a cycle, too). Returns [error class, what, keys
+ * from `v` to the spot] or undefined.
  */
-function unwritable(v, stack) {
+function unwritable(v, depth) {
   switch (typeof v) {
     case "string":
     case "boolean":
@@ -166,46 +167,53 @@ function unwritable(v, stack) {
       return Number.isFinite(v) ? undefined : [RangeError, `must be a finite number, got ${v}`, []];
     case "object": {
       if (v === null || typeof v.toJSON === "function") return undefined;
-      if (stack.length >= MAX_DEPTH) {
-        const first = stack.findIndex((o, i) => stack.indexOf(o, i + 1) > i || o === v);
-        return first < 0
-          ? [RangeError, `nests deeper than ${MAX_DEPTH} levels`, []]
-          : [TypeError, "contains itself (a cycle)", [], first + 1];
-      }
-      stack.push(v);
-      let bad;
+      if (depth >= MAX_DEPTH) return [RangeError, `nests deeper than ${MAX_DEPTH} levels`, []];
       if (Array.isArray(v)) {
-        for (let i = 0; i < v.length && !bad; i++) {
-          bad = unwritable(v[i], stack);
-          if (bad) bad[2].unshift(`[${i}]`);
+        for (let i = 0; i < v.length; i++) {
+          const bad = unwritable(v[i], depth + 1);
+          if (bad) return (bad[2].unshift(i), bad);
         }
-      } else {
-        for (const key of Object.keys(v)) {
-          bad = unwritable(v[key], stack);
-          if (bad) {
-            bad[2].unshift(`.${key}`);
-            break;
-          }
-        }
+        return undefined;
       }
-      stack.pop();
-      return bad;
+      for (const key in v) {
+        // Own keys only, as JSON.stringify writes them.
+        if (!Object.hasOwn(v, key)) continue;
+        const bad = unwritable(v[key], depth + 1);
+        if (bad) return (bad[2].unshift(key), bad);
+      }
+      return undefined;
     }
     default:
       return [TypeError, `cannot be written as JSON (${describe(v)})`, []];
   }
 }
 
+/**
+ * Where nesting too deep is a cycle: the keys, along the too-deep path
+ * `keys`, to the first object that contains itself (undefined when none
+ * repeats). Reads only that path.
+ */
+function cycle(v, keys) {
+  const seen = [];
+  for (let i = 0; i < keys.length; i++) {
+    if (seen.includes(v)) return keys.slice(0, i);
+    seen.push(v);
+    v = v[keys[i]];
+  }
+  return seen.includes(v) ? keys : undefined;
+}
+
+const pathText = (keys) => keys.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("");
+
 /** `v` as JSON text of at most `max` units, or a TypeError/RangeError naming the field. */
 function json(field, v, max) {
   let text;
   try {
-    const bad = unwritable(v, []);
+    const bad = unwritable(v, 0);
     if (bad) {
-      // A cycle is named by the path to where it closes.
-      const [Kind, what, path, cut = path.length] = bad;
-      const shown = path.slice(0, cut);
-      const where = shown.length > 8 ? `${shown.slice(0, 4).join("")}…${shown.slice(-2).join("")}` : shown.join("");
+      const loop = bad[1].startsWith("nests") ? cycle(v, bad[2]) : undefined;
+      const [Kind, what, keys] = loop ? [TypeError, "contains itself (a cycle)", loop] : bad;
+      const where = keys.length > 8 ? `${pathText(keys.slice(0, 4))}…${pathText(keys.slice(-2))}` : pathText(keys);
       const e = new Kind(`${field}${where}: ${what}`);
       OURS.add(e);
       throw e;

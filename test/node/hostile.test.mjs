@@ -86,6 +86,10 @@ test("options and direct-method fields are checked as event() checks them", () =
   const r = new Regulator({ userId: "alice", costCapUsd: 5 });
   r.turnStart("Refactor fetch_user to be async", T0);
   const before = r.export();
+  const loop = { x: [{}] };
+  loop.x[0].y = loop;
+  let deep = 1;
+  for (let i = 0; i < 70; i++) deep = { n: deep };
   const cases = [
     // Values JSON would turn into null or drop without a word.
     [() => r.setConfig({ costCapUsd: Number.NaN }), RangeError, "options.costCapUsd"],
@@ -117,6 +121,8 @@ test("options and direct-method fields are checked as event() checks them", () =
     [() => r.toolCall("t", { cb() {} }), TypeError, "toolCall.args.cb"],
     [() => r.toolCall("t", { n: 1n }), TypeError, "toolCall.args.n"],
     [() => r.toolCall("t", { get g() { throw new Error("boom"); } }), TypeError, "toolCall.args"],
+    [() => r.toolCall("t", loop), TypeError, "toolCall.args.x[0].y: contains itself"],
+    [() => r.toolCall("t", deep), RangeError, "toolCall.args.n.n.n.n…"],
   ];
   for (const [call, cls, field] of cases) {
     rejects(call, cls, field);
