@@ -73,7 +73,7 @@ const optStr = (field, v, max) => (v === undefined || v === null ? undefined : s
  * good; one refused here is a RangeError and changes nothing.
  */
 function room(field, units, perUnit) {
-  if (units >= CHECK_MEMORY_FROM && !RegulatorCore.reserve(units * perUnit)) {
+  if (perUnit > 0 && units >= CHECK_MEMORY_FROM && !RegulatorCore.reserve(units * perUnit)) {
     throw rangeError(`${field}: the module cannot grow its memory to read ${units} more bytes; nothing was changed`);
   }
 }
@@ -419,8 +419,12 @@ export class Regulator {
   }
 
   injectCorrections(prompt) {
-    const p = str("prompt", prompt, this.#max);
-    return this.#core.injectCorrections(p);
+    // Checked as every text is, but never copied into the module (no work
+    // there, so no room to make): the core gives what goes in front, and a
+    // 1 MB prompt is joined to it, not copied in and out.
+    const p = str("prompt", prompt, this.#max, 0);
+    const head = this.#core.injectionHead();
+    return head === undefined ? p : head + p;
   }
 
   correctionsPrelude() {

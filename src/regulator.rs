@@ -547,6 +547,11 @@ impl Regulator {
         corrections::inject(self.corrections_prelude(), prompt)
     }
 
+    /// The text `inject_corrections` puts in front of a prompt, if any.
+    pub fn injection_head(&self) -> Option<String> {
+        corrections::head(self.corrections_prelude())
+    }
+
     /// Correction records, by topic then age.
     pub fn corrections(&self) -> impl Iterator<Item = &Record> {
         self.memory.corrections.records()

@@ -267,9 +267,11 @@ impl RegulatorCore {
         self.inner.merge(json).map_err(js_err)
     }
 
-    #[wasm_bindgen(js_name = injectCorrections)]
-    pub fn inject_corrections(&self, prompt: &str) -> String {
-        self.inner.inject_corrections(prompt)
+    /// What `injectCorrections` puts in front of the prompt, or `undefined`:
+    /// the prompt itself never crosses into the module.
+    #[wasm_bindgen(js_name = injectionHead)]
+    pub fn injection_head(&self) -> Option<String> {
+        self.inner.injection_head()
     }
 
     #[wasm_bindgen(js_name = correctionsPrelude)]

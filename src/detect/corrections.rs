@@ -444,10 +444,16 @@ pub fn prelude<'a>(
 
 /// The prompt with the prelude in front, or the prompt unchanged.
 pub fn inject(prelude: Option<String>, prompt: &str) -> String {
-    match prelude {
-        Some(p) => format!("{p}\n\nCurrent request: {prompt}"),
+    match head(prelude) {
+        Some(h) => h + prompt,
         None => prompt.to_string(),
     }
+}
+
+/// What `inject` puts in front of the prompt, if anything: callers that hold
+/// the prompt elsewhere (the JS layer) join the two without copying it.
+pub fn head(prelude: Option<String>) -> Option<String> {
+    prelude.map(|p| format!("{p}\n\nCurrent request: "))
 }
 
 #[cfg(test)]
