@@ -136,14 +136,16 @@ function edits(a, b) {
 }
 
 /**
- * Rejects a key of `o` that is not a field of event `type` (nor one of
- * `taken`, the fields passed as arguments), as `event()` does.
+ * Rejects a key of `o` that is not a field of event `type`, or is one of
+ * `taken` (fields a direct method takes as arguments, or `"type"` for
+ * `event()`, which is allowed there and not a field).
  */
-function onlyFields(type, o, taken) {
+function onlyFields(type, o, taken, allowType = false) {
   const known = fields().get(type);
   // for-in, not Object.keys: no array per call on the hot path; it also
   // sees inherited keys, which destructuring reads too.
   for (const key in o) {
+    if (allowType && key === "type") continue;
     if (!known.has(key) || (taken !== undefined && taken.includes(key))) {
       throw typeError(`${type}.${key}: is not a field of this event${meant(key, known)}`);
     }
@@ -385,9 +387,7 @@ export class Regulator {
     if (known === undefined) {
       throw typeError(`event.type: ${JSON.stringify(e.type) ?? describe(e.type)} is not an event type; expected one of ${[...table.keys()].join(", ")}`);
     }
-    for (const key of Object.keys(e)) {
-      if (key !== "type" && !known.has(key)) throw typeError(`${e.type}.${key}: is not a field of this event${meant(key, known)}`);
-    }
+    onlyFields(e.type, e, undefined, true);
     switch (e.type) {
       case "turnStart": return this.turnStart(e.message, e.atMs);
       case "token": return this.token(e.logprob, e.atMs);
