@@ -157,7 +157,7 @@ function onlyFields(type, o, taken, allowType = false) {
  * that is not finite (written as null), a function or symbol (dropped), a
  * BigInt (JSON.stringify throws a message naming no field), or more nesting
  * than the core reads (a cycle, too). Returns [error class, what, keys
- * from `v` to the spot] or undefined.
+ * from `v` to the spot, too deep?] or undefined.
  */
 function unwritable(v, depth) {
   switch (typeof v) {
@@ -169,7 +169,7 @@ function unwritable(v, depth) {
       return Number.isFinite(v) ? undefined : [RangeError, `must be a finite number, got ${v}`, []];
     case "object": {
       if (v === null || typeof v.toJSON === "function") return undefined;
-      if (depth >= MAX_DEPTH) return [RangeError, `nests deeper than ${MAX_DEPTH} levels`, []];
+      if (depth >= MAX_DEPTH) return [RangeError, `nests deeper than ${MAX_DEPTH} levels`, [], true];
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {
           const bad = unwritable(v[i], depth + 1);
@@ -213,7 +213,7 @@ function json(field, v, max) {
   try {
     const bad = unwritable(v, 0);
     if (bad) {
-      const loop = bad[1].startsWith("nests") ? cycle(v, bad[2]) : undefined;
+      const loop = bad[3] ? cycle(v, bad[2]) : undefined;
       const [Kind, what, keys] = loop ? [TypeError, "contains itself (a cycle)", loop] : bad;
       const where = keys.length > 8 ? `${pathText(keys.slice(0, 4))}…${pathText(keys.slice(-2))}` : pathText(keys);
       const e = new Kind(`${field}${where}: ${what}`);

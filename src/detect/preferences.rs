@@ -35,19 +35,15 @@ impl Preference {
             .then_with(|| self.text.cmp(&other.text))
     }
 
-    /// What makes two preferences the same: their words, case aside.
+    /// What makes two preferences the same: their words, lowercase, with
+    /// whitespace runs as one space.
     fn words(&self) -> String {
-        same_words(&self.text)
+        self.text
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
-}
-
-/// The words of a preference text as compared: lowercase, whitespace runs
-/// as one space.
-fn same_words(text: &str) -> String {
-    text.split_whitespace()
-        .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Oldest first.
