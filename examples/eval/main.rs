@@ -130,10 +130,23 @@ fn main() {
                 .map(|c| markers::evaluate("Markers, third development set", &c)),
         ),
         (
+            "messages-real.jsonl",
+            load::<markers::Case>("messages-real.jsonl")
+                .map(|c| markers::evaluate("Markers, real-style development set", &c)),
+        ),
+        (
             "messages-blind.jsonl",
             blind_with::<markers::Case>("messages-blind.jsonl", "blind message set", |c| {
                 markers::evaluate("Markers, blind message set", c)
             }),
+        ),
+        (
+            "messages-real-blind.jsonl",
+            blind_with::<markers::Case>(
+                "messages-real-blind.jsonl",
+                "real-style blind message set",
+                |c| markers::evaluate("Markers, real-style blind set", c),
+            ),
         ),
     ] {
         match section {
