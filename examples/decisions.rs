@@ -12,7 +12,9 @@
 //! ```
 //!
 //! shows exactly which runs a change touched. With `REINS_DECISIONS_VERBOSE=1`
-//! it also prints every non-continue decision (event index and JSON).
+//! it also prints every non-continue decision (event index and JSON); with
+//! `REINS_DECISIONS_RUN=<id>` it prints that one run's events, each with the
+//! decision after it.
 //!
 //! The mappings are deliberately plain (issue 24 builds the real importers):
 //! chat transcripts go through `events_from_openai` (tau2's flat tool calls
@@ -67,6 +69,13 @@ fn main() -> ExitCode {
         }
     }
     let config = Config::default();
+    if let Some(want) = std::env::var_os("REINS_DECISIONS_RUN") {
+        let want = want.to_string_lossy().to_string();
+        for run in runs.iter().filter(|r| r.id == want) {
+            trace(run, &config);
+        }
+        return ExitCode::SUCCESS;
+    }
     for run in &runs {
         println!("{}", digest(run, &config, verbose));
     }
@@ -111,6 +120,43 @@ fn digest(run: &Run, config: &Config, verbose: bool) -> String {
     )
 }
 
+/// Prints every event of one run, shortened, with the decision after it.
+fn trace(run: &Run, config: &Config) {
+    let Ok(mut r) = Regulator::new("replay", config.clone()) else {
+        return;
+    };
+    println!("{} {}", run.id, run.outcome);
+    for (i, e) in run.events.iter().enumerate() {
+        let mut text = serde_json::to_string(e).unwrap_or_default();
+        if let Some((cut, _)) = text.char_indices().nth(240) {
+            text.truncate(cut);
+        }
+        let _ = r.on_event(e);
+        let d = r.decide();
+        let kinds: Vec<String> = d
+            .concerns
+            .iter()
+            .map(|c| {
+                let v = serde_json::to_value(c).unwrap_or(Value::Null);
+                let pattern = v["pattern"].as_str().or(v["reason"]["pattern"].as_str());
+                format!(
+                    "{}{}",
+                    v["kind"].as_str().unwrap_or("?"),
+                    pattern.map(|p| format!("/{p}")).unwrap_or_default()
+                )
+            })
+            .collect();
+        println!(
+            "#{i:3} {text}{}",
+            if kinds.is_empty() {
+                String::new()
+            } else {
+                format!("\n     => {}", kinds.join(" "))
+            }
+        );
+    }
+}
+
 fn read(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -148,7 +194,12 @@ fn tau2(dir: &Path) -> Result<Vec<Run>, String> {
     for path in files(dir, ".json") {
         let file: Value = serde_json::from_str(&read(&path)?).map_err(|e| e.to_string())?;
         let name = path.file_stem().unwrap_or_default().to_string_lossy();
-        let sims = file["simulations"].as_array().cloned().unwrap_or_default();
+        // A submission is `{simulations: [...]}` or, in newer ones, the bare list.
+        let sims = file["simulations"]
+            .as_array()
+            .or(file.as_array())
+            .cloned()
+            .unwrap_or_default();
         for (k, sim) in sims.iter().enumerate() {
             let messages: Vec<Value> = sim["messages"]
                 .as_array()

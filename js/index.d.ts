@@ -40,6 +40,8 @@ export interface Config {
   toolNudgeThreshold: number;
   /** Consecutive failed tool calls that halt (half of it nudges). Default 6. */
   toolFailureStreak: number;
+  /** Settled tool steps a `toolNudge` may stand before it becomes a halt (0: never). Default 3. */
+  toolNudgePatience: number;
   /** Tools never counted as looping, e.g. `["think", "read_file"]`. Default `[]`. */
   toolLoopExempt: string[];
   /** Per-tool halt thresholds overriding `toolLoopThreshold`. Default `{}`. */
@@ -79,6 +81,17 @@ export interface Config {
 /** Constructor options: the user this regulator belongs to, plus any thresholds. */
 export type RegulatorOptions = { userId: string } & Partial<Config>;
 
+/** Options of a tool call. */
+export type ToolCallOptions = {
+  /** Pairs the call with its `toolResult`. */
+  callId?: string;
+  /** The call changes something that repeating it changes again (send, book, pay). */
+  sideEffect?: boolean;
+  /** The call only reads. */
+  readOnly?: boolean;
+  atMs?: number;
+};
+
 /** How a tool loop showed itself. */
 export type LoopPattern =
   | "sameTool"
@@ -87,7 +100,8 @@ export type LoopPattern =
   | "noProgress"
   | "cycle"
   | "failureStreak"
-  | "crossTurnDuplicate";
+  | "crossTurnDuplicate"
+  | "repeatedSideEffect";
 
 /** Why a circuit break fired. */
 export type BreakReason =
@@ -227,7 +241,7 @@ export type ReinsEvent =
   | ({ type: "cost" } & CostEvent)
   | ({ type: "qualityFeedback"; quality: number } & Timed)
   | ({ type: "userCorrection"; message: string; correctsLast?: boolean } & Timed)
-  | ({ type: "toolCall"; name: string; args?: JsonValue; callId?: string } & Timed)
+  | ({ type: "toolCall"; name: string; args?: JsonValue } & ToolCallOptions)
   | ({ type: "toolResult"; name: string } & ToolOutcome);
 
 export type EventType = ReinsEvent["type"];
@@ -325,7 +339,15 @@ export declare class Regulator {
   qualityFeedback(quality: number, atMs?: number): void;
   /** The user corrected the agent; by default filed under the topic of the answer it corrects. */
   userCorrection(message: string, options?: { correctsLast?: boolean; atMs?: number }): void;
-  toolCall(name: string, args?: JsonValue, options?: { callId?: string; atMs?: number }): void;
+  /**
+   * The agent called a tool. Calls issued together (a parallel batch) are one
+   * step, judged once all their results are in; pass `callId` so results pair
+   * with their calls (else they pair in the order issued). `sideEffect: true`
+   * marks an action whose repeat repeats its effect (send, book, pay);
+   * `readOnly: true` a read. Without them the tool's name and, for a shell
+   * tool, its command decide.
+   */
+  toolCall(name: string, args?: JsonValue, options?: ToolCallOptions): void;
   toolResult(name: string, outcome: ToolOutcome): void;
   /** Any event as an object. */
   event(event: ReinsEvent): void;

@@ -349,15 +349,17 @@ export class Regulator {
   toolCall(name, args, options) {
     const o = opts("toolCall options", options);
     onlyFields("toolCall", o, ["name", "args"]);
-    this.#toolCall(name, args, o.callId, o.atMs);
+    this.#toolCall(name, args, o);
   }
 
-  #toolCall(name, args, callId, atMs) {
+  #toolCall(name, args, o) {
     const a = args === undefined ? undefined : json("toolCall.args", args, this.#max);
     const n = str("toolCall.name", name, 256);
-    const id = optStr("toolCall.callId", callId, 256);
-    const t = optNum("toolCall.atMs", atMs);
-    this.#core.toolCall(n, a, id, t);
+    const id = optStr("toolCall.callId", o.callId, 256);
+    const se = o.sideEffect === undefined ? undefined : bool("toolCall.sideEffect", o.sideEffect);
+    const ro = o.readOnly === undefined ? undefined : bool("toolCall.readOnly", o.readOnly);
+    const t = optNum("toolCall.atMs", o.atMs);
+    this.#core.toolCall(n, a, id, se, ro, t);
   }
 
   toolResult(name, outcome) {
@@ -396,7 +398,7 @@ export class Regulator {
       case "cost": return this.#cost(e);
       case "qualityFeedback": return this.qualityFeedback(e.quality, e.atMs);
       case "userCorrection": return this.#userCorrection(e.message, e.correctsLast, e.atMs);
-      case "toolCall": return this.#toolCall(e.name, e.args, e.callId, e.atMs);
+      case "toolCall": return this.#toolCall(e.name, e.args, e);
       case "toolResult": return this.#toolResult(e.name, e);
     }
   }

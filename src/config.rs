@@ -66,6 +66,9 @@ pub struct Config {
     pub tool_nudge_threshold: u32,
     /// Consecutive failed calls (any tool) that halt; half of it nudges.
     pub tool_failure_streak: u32,
+    /// Settled tool steps a nudge may stand before it becomes a halt: an
+    /// agent that keeps going past the advice is stopped (0: never).
+    pub tool_nudge_patience: u32,
     /// Tools never counted as looping (e.g. `think`, `read_file`).
     pub tool_loop_exempt: Vec<String>,
     /// Per-tool halt thresholds, overriding `toolLoopThreshold`.
@@ -117,6 +120,7 @@ impl Default for Config {
             tool_loop_threshold: 5,
             tool_nudge_threshold: 3,
             tool_failure_streak: 6,
+            tool_nudge_patience: 3,
             tool_loop_exempt: Vec::new(),
             tool_loop_thresholds: BTreeMap::new(),
             drift_warn_threshold: 0.85,
@@ -246,6 +250,12 @@ impl Config {
             "toolLoopThreshold",
             self.tool_loop_threshold.into(),
             2,
+            1000,
+        )?;
+        check_int(
+            "toolNudgePatience",
+            self.tool_nudge_patience.into(),
+            0,
             1000,
         )?;
         check_unit_range(

@@ -19,8 +19,12 @@ pub enum LoopPattern {
     Cycle,
     /// Calls failing one after another.
     FailureStreak,
-    /// A call that already succeeded in an earlier turn, made again.
+    /// A call that already succeeded in an earlier turn, made again (and
+    /// again) with the same result.
     CrossTurnDuplicate,
+    /// An action (send, book, pay…) that succeeded again with the same
+    /// arguments: its side effect happened twice.
+    RepeatedSideEffect,
 }
 
 /// Why a circuit break fired: machine-readable, one variant per rule.
@@ -223,9 +227,12 @@ fn loop_story(tool: &str, count: u64, pattern: LoopPattern) -> String {
         LoopPattern::FailureStreak => {
             format!("{count} tool calls in a row failed (last: `{tool}`).")
         }
-        LoopPattern::CrossTurnDuplicate => {
-            format!("`{tool}` was already called with these arguments in an earlier turn.")
-        }
+        LoopPattern::CrossTurnDuplicate => format!(
+            "`{tool}` was called {count} times with the same arguments, in this turn and earlier ones, and returned the same result."
+        ),
+        LoopPattern::RepeatedSideEffect => format!(
+            "`{tool}` succeeded {count} times with the same arguments: each call repeated its effect."
+        ),
     }
 }
 

@@ -81,13 +81,18 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at_ms: Option<u64>,
     },
-    /// The agent called a tool.
+    /// The agent called a tool. `side_effect` / `read_only` are the app's
+    /// word on what the call does (else its name and arguments are read).
     ToolCall {
         name: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         args: Option<Value>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         call_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side_effect: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        read_only: Option<bool>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at_ms: Option<u64>,
     },
@@ -114,6 +119,30 @@ fn yes() -> bool {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// What the app says a tool call does: `readOnly: true` (or `sideEffect:
+/// false`) is a read, `sideEffect: true` an action whose repeat repeats its
+/// effect, `readOnly: false` a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EffectHint {
+    ReadOnly,
+    Write,
+    SideEffect,
+    /// `sideEffect: true` with `readOnly: true`: rejected by `validate`.
+    Contradiction,
+}
+
+impl EffectHint {
+    pub fn from_flags(side_effect: Option<bool>, read_only: Option<bool>) -> Option<EffectHint> {
+        match (side_effect, read_only) {
+            (Some(true), Some(true)) => Some(EffectHint::Contradiction),
+            (Some(true), _) => Some(EffectHint::SideEffect),
+            (_, Some(true)) | (Some(false), _) => Some(EffectHint::ReadOnly),
+            (None, Some(false)) => Some(EffectHint::Write),
+            (None, None) => None,
+        }
+    }
 }
 
 /// Tool arguments: a parsed value, or JSON text straight from JS (fingerprinted
@@ -166,6 +195,8 @@ pub enum EventRef<'a> {
         name: &'a str,
         args: Option<Args<'a>>,
         call_id: Option<&'a str>,
+        /// The app's hint (`EffectHint`), when it gave one.
+        effect: Option<EffectHint>,
         at_ms: Option<u64>,
     },
     ToolResult {
@@ -252,11 +283,14 @@ impl Event {
                 name,
                 args,
                 call_id,
+                side_effect,
+                read_only,
                 at_ms,
             } => EventRef::ToolCall {
                 name,
                 args: args.as_ref().map(Args::Value),
                 call_id: call_id.as_deref(),
+                effect: EffectHint::from_flags(*side_effect, *read_only),
                 at_ms: *at_ms,
             },
             Event::ToolResult {
@@ -378,9 +412,16 @@ impl EventRef<'_> {
                 name,
                 args,
                 call_id,
+                effect,
                 ..
             } => {
                 check_name(field("name"), name)?;
+                if effect == Some(EffectHint::Contradiction) {
+                    return Err(Error::type_error(
+                        field("sideEffect").to_string(),
+                        "cannot be true together with readOnly: true",
+                    ));
+                }
                 if let Some(id) = call_id {
                     check_len(field("callId"), id, MAX_NAME_BYTES)?;
                 }
@@ -490,6 +531,8 @@ pub const EVENT_FIELDS: &[(&str, &[FieldSpec])] = {
                 ("name", Str, true),
                 ("args", Json, false),
                 ("callId", Str, false),
+                ("sideEffect", Bool, false),
+                ("readOnly", Bool, false),
                 ("atMs", Count, false),
             ],
         ),
@@ -846,6 +889,8 @@ mod tests {
                 name: "t".into(),
                 args: Some(Value::Bool(true)),
                 call_id: Some("c".into()),
+                side_effect: Some(true),
+                read_only: Some(false),
                 at_ms: Some(1),
             },
             Event::ToolResult {
@@ -964,6 +1009,8 @@ mod tests {
                     name: String::new(),
                     args: None,
                     call_id: None,
+                    side_effect: None,
+                    read_only: None,
                     at_ms: None,
                 },
                 "toolCall.name",
@@ -973,6 +1020,8 @@ mod tests {
                     name: "t".into(),
                     args: Some(Value::String("y".repeat(20))),
                     call_id: None,
+                    side_effect: None,
+                    read_only: None,
                     at_ms: None,
                 },
                 "toolCall.args",

@@ -44,6 +44,6 @@ pub(crate) mod work;
 pub use config::{Config, TokenBasis, ToolLoopRule};
 pub use decision::{BreakReason, CorrectionPattern, Decision, DecisionKind, LoopPattern, Verdict};
 pub use error::{Error, ErrorKind, Result};
-pub use event::{Args, Event, EventRef};
+pub use event::{Args, EffectHint, Event, EventRef};
 pub use regulator::Regulator;
 pub use state::{Memory, Snapshot};

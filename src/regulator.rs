@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::config::Config;
+use crate::config::{Config, ToolLoopRule};
 use crate::decision::{BreakReason, Decision, Verdict, nudge_suggestion, suggestion};
-use crate::detect::args::{fingerprint_json, fingerprint_value};
+use crate::detect::args::{ArgsInfo, inspect_json, inspect_value};
 use crate::detect::confidence::Shape;
 use crate::detect::corrections::{self, MAX_TEXT_CHARS, Record, Source};
 use crate::detect::drift;
@@ -17,9 +17,9 @@ use crate::detect::markers;
 use crate::detect::preferences::{MAX_PREFERENCE_CHARS, Preference};
 use crate::detect::scope::task_tokens;
 use crate::detect::tools;
-use crate::detect::tools::Level;
+use crate::detect::tools::{Effect, Level};
 use crate::error::{Error, Result};
-use crate::event::{Args, Event, EventRef, MAX_NAME_BYTES};
+use crate::event::{Args, EffectHint, Event, EventRef, MAX_NAME_BYTES};
 use crate::hash::{combine, hash_bytes};
 use crate::state::{
     CONTEXT_TURNS, FORMAT, LastResponse, Memory, Response, Session, Snapshot, SnapshotRef,
@@ -133,7 +133,11 @@ impl Regulator {
         event.validate(&self.config)?;
         // The last fallible step: everything after it mutates and cannot fail.
         let args = match event {
-            EventRef::ToolCall { args: Some(a), .. } => Some(args_fingerprint(a)?),
+            EventRef::ToolCall {
+                name,
+                args: Some(a),
+                ..
+            } => Some(inspect_args(a, tools::effect::is_shell(name))?),
             _ => None,
         };
         if let Some(at) = event.at_ms() {
@@ -180,11 +184,31 @@ impl Regulator {
             } => {
                 self.on_correction(message, corrects_last, at_ms);
             }
-            EventRef::ToolCall { name, call_id, .. } => {
+            EventRef::ToolCall {
+                name,
+                call_id,
+                effect,
+                ..
+            } => {
                 // Tool names and results anchor the response; the arguments
                 // mostly repeat the request.
                 push_bounded(&mut self.session.tool_text, name);
-                self.session.tools.record_call(name, args, call_id);
+                let given = args.is_some();
+                let info = args.unwrap_or_default();
+                let effect = match effect {
+                    Some(EffectHint::ReadOnly) => Effect::Read,
+                    Some(EffectHint::Write) => Effect::Write,
+                    Some(EffectHint::SideEffect | EffectHint::Contradiction) => Effect::Action,
+                    None if info.shell_writes => Effect::Write,
+                    None => tools::effect::from_name(name),
+                };
+                self.session.tools.record_call(tools::NewCall {
+                    name,
+                    args: given.then_some(info.fingerprint),
+                    call_id,
+                    effect,
+                    names: &info.names,
+                });
                 self.session.tool_calls_total = self.session.tool_calls_total.saturating_add(1);
             }
             EventRef::ToolResult {
@@ -199,9 +223,22 @@ impl Regulator {
                 let text = result.or(error).unwrap_or("");
                 let s = &mut self.session;
                 push_bounded(&mut s.tool_text, text);
-                let key = s.tools.record_result(name, ok, duration_ms, text, call_id);
-                if let Some(key) = key.filter(|_| ok) {
-                    s.earlier_calls.remember(key, s.turns);
+                let call = s.tools.record_result(name, ok, duration_ms, text, call_id);
+                let step = call.map(|c| c.step);
+                if let Some(c) = call.filter(|_| ok) {
+                    s.earlier_calls.remember(c, s.turns);
+                }
+                // Once a step has all its results in, note whether a nudge
+                // stood after it (a nudge the agent keeps going past halts).
+                if step.is_some_and(|n| s.tools.step_done(n))
+                    && self.config.tool_loop_rule == ToolLoopRule::Fingerprint
+                {
+                    let rule = tools::Fingerprint {
+                        cfg: &self.config,
+                        turn: s.turns,
+                    };
+                    let level = rule.raw(&s.tools, &s.earlier_calls).map(|f| f.level);
+                    s.tools.note_step(level);
                 }
             }
         }
@@ -242,7 +279,7 @@ impl Regulator {
         s.tool_text.clear();
         s.drift = None;
         s.response = None;
-        s.tools = tools::ToolTurn::default();
+        s.tools = s.tools.next_turn();
         s.tokens = Default::default();
         let at = at_ms.or(s.last_at_ms).unwrap_or(0);
         if let Some(stats) = self.memory.topic_mut(&topic) {
@@ -709,6 +746,7 @@ impl Regulator {
             name,
             args: args.map(Args::Value),
             call_id: None,
+            effect: None,
             at_ms: None,
         })
     }
@@ -726,10 +764,11 @@ impl Regulator {
     }
 }
 
-fn args_fingerprint(args: Args<'_>) -> Result<u64> {
+/// The arguments' fingerprint and what the loop rules need from their values.
+fn inspect_args(args: Args<'_>, shell: bool) -> Result<ArgsInfo> {
     match args {
-        Args::Value(v) => Ok(fingerprint_value(v)),
-        Args::Json(text) => fingerprint_json(text).map_err(|m| {
+        Args::Value(v) => Ok(inspect_value(v, shell)),
+        Args::Json(text) => inspect_json(text, shell).map_err(|m| {
             if m.contains("deeper") {
                 Error::range_error("toolCall.args", m)
             } else {

@@ -8,7 +8,7 @@
 use wasm_bindgen::prelude::*;
 
 use crate::config::MAX_SAFE_INT;
-use crate::event::{Args, EVENT_FIELDS};
+use crate::event::{Args, EVENT_FIELDS, EffectHint};
 use crate::{Config, Error, ErrorKind, EventRef, Regulator};
 
 type JsResult<T> = Result<T, JsValue>;
@@ -210,6 +210,8 @@ impl RegulatorCore {
         name: &str,
         args_json: Option<String>,
         call_id: Option<String>,
+        side_effect: Option<bool>,
+        read_only: Option<bool>,
         at_ms: Option<f64>,
     ) -> JsResult<()> {
         let at_ms = at("toolCall.atMs", at_ms)?;
@@ -218,6 +220,7 @@ impl RegulatorCore {
             name,
             args,
             call_id: call_id.as_deref(),
+            effect: EffectHint::from_flags(side_effect, read_only),
             at_ms,
         })
     }

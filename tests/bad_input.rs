@@ -140,6 +140,8 @@ fn every_rejected_event_leaves_the_regulator_exactly_as_it_was() {
                 name: "".into(),
                 args: None,
                 call_id: None,
+                side_effect: None,
+                read_only: None,
                 at_ms: None,
             },
             "toolCall.name",
@@ -150,6 +152,8 @@ fn every_rejected_event_leaves_the_regulator_exactly_as_it_was() {
                 name: "t".repeat(257),
                 args: None,
                 call_id: None,
+                side_effect: None,
+                read_only: None,
                 at_ms: None,
             },
             "toolCall.name",
@@ -160,6 +164,8 @@ fn every_rejected_event_leaves_the_regulator_exactly_as_it_was() {
                 name: "t".into(),
                 args: Some(nested(100)),
                 call_id: None,
+                side_effect: None,
+                read_only: None,
                 at_ms: None,
             },
             "toolCall.args",
@@ -446,6 +452,7 @@ fn tool_arguments_as_json_text_are_fingerprinted_like_values() {
         name: "search",
         args: Some(Args::Json(r#"{"q":"late","days":7}"#)),
         call_id: None,
+        effect: None,
         at_ms: None,
     })
     .unwrap();
@@ -470,6 +477,7 @@ fn tool_arguments_as_json_text_are_fingerprinted_like_values() {
                 name: "search",
                 args: Some(Args::Json(text)),
                 call_id: None,
+                effect: None,
                 at_ms: None,
             })
             .unwrap_err();

@@ -44,7 +44,7 @@ proptest! {
             let _ = r.apply(EventRef::Cost { tokens_in: k, tokens_out: k, wallclock_ms: k, provider: Some(t), usd: Some(n), at_ms: None });
             let _ = r.apply(EventRef::QualityFeedback { quality: n, at_ms: None });
             let _ = r.apply(EventRef::UserCorrection { message: t, corrects_last: k % 2 == 0, at_ms: at });
-            let _ = r.apply(EventRef::ToolCall { name: t, args: None, call_id: Some(t), at_ms: None });
+            let _ = r.apply(EventRef::ToolCall { name: t, args: None, call_id: Some(t), effect: None, at_ms: None });
             let _ = r.apply(EventRef::ToolResult { name: t, ok: k % 3 == 0, duration_ms: k, error: Some(t), result: Some(t), call_id: None, at_ms: None });
             let _ = r.decide();
             let _ = r.inject_corrections(t);

@@ -30,6 +30,8 @@ fn fixture_imports_to_exact_events() {
             name: "search_catalog".into(),
             args: Some(json!({"title": "Dune", "branch": "main-street"})),
             call_id: Some("call_a".into()),
+            side_effect: None,
+            read_only: None,
             at_ms: Some(2000),
         },
         Event::ToolResult {
@@ -62,6 +64,8 @@ fn fixture_imports_to_exact_events() {
             name: "place_hold".into(),
             args: Some(json!({"copy": "D-2", "card": "4417"})),
             call_id: Some("call_a".into()),
+            side_effect: None,
+            read_only: None,
             at_ms: Some(6000),
         },
         // No `name`: taken from the most recent call with this id; "Error…" fails.
@@ -90,6 +94,8 @@ fn fixture_imports_to_exact_events() {
             name: "log_note".into(),
             args: Some(Value::String("fine reminder sent".into())),
             call_id: Some("call_b".into()),
+            side_effect: None,
+            read_only: None,
             at_ms: Some(10_000),
         },
         // "Errors: none" is not the word "Error".
@@ -239,6 +245,8 @@ fn rejected_events_are_skipped_and_counted() {
                 name: String::new(),
                 args: None,
                 call_id: None,
+                side_effect: None,
+                read_only: None,
                 at_ms: Some(1000),
             },
             Event::TurnComplete {

@@ -64,6 +64,8 @@ fn event() -> impl Strategy<Value = Event> {
             name: TOOLS[i].into(),
             args: Some(serde_json::json!({ "q": i })),
             call_id: None,
+            side_effect: None,
+            read_only: None,
             at_ms: None
         }),
         (0..TOOLS.len(), any::<bool>(), 0u64..300).prop_map(|(i, ok, d)| Event::ToolResult {

@@ -57,6 +57,7 @@ fn reins_drifts(c: &Case) -> (bool, Vec<String>) {
             name: &t.name,
             args: t.args.as_ref().map(reins::Args::Value),
             call_id: None,
+            effect: None,
             at_ms: None,
         });
         let _ = r.apply(EventRef::ToolResult {

@@ -40,6 +40,7 @@ fn strongest(case: &Case, config: &Config) -> u8 {
                 name: &c.name,
                 args: c.args.as_ref().map(reins::Args::Value),
                 call_id: Some(&id),
+                effect: None,
                 at_ms: None,
             });
             let text = c.result.as_deref().unwrap_or("");

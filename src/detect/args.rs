@@ -1,16 +1,66 @@
 //! A canonical fingerprint of tool arguments: equal JSON gives equal
 //! fingerprints whatever the key order or number spelling (`1` = `1.0`).
 //! Computed straight from the JSON text without building a tree, so a tool
-//! call costs no allocations.
+//! call costs no allocations. The same pass notes what the loop rules need
+//! from the values: the ids among them (to tell an enumeration of listed
+//! items from guessing) and, for a shell tool, whether the command writes.
 
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use crate::detect::tools::{effect, gist};
 use crate::error::json_message;
 use crate::event::MAX_ARGS_DEPTH;
 use crate::hash::{combine, hash_bytes, mix};
+
+/// Most id-like argument values noted per call.
+pub const MAX_ARG_NAMES: usize = 8;
+
+/// What one pass over the arguments found besides the fingerprint.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ArgsInfo {
+    pub fingerprint: u64,
+    /// Hashes of id-like string values (`gist::name_hash`), at most `MAX_ARG_NAMES`.
+    pub names: Vec<u32>,
+    /// A string value is a shell command that writes (only looked for when asked).
+    pub shell_writes: bool,
+}
+
+/// Collects `ArgsInfo` beside the hash.
+struct Notes {
+    shell: bool,
+    names: Vec<u32>,
+    shell_writes: bool,
+}
+
+impl Notes {
+    fn new(shell: bool) -> Notes {
+        Notes {
+            shell,
+            names: Vec::new(),
+            shell_writes: false,
+        }
+    }
+
+    fn value(&mut self, s: &str) {
+        if self.names.len() < MAX_ARG_NAMES && gist::arg_names(s) {
+            self.names.push(gist::name_hash(s));
+        }
+        if self.shell && !self.shell_writes {
+            self.shell_writes = effect::shell_writes(s);
+        }
+    }
+
+    fn done(self, fingerprint: u64) -> ArgsInfo {
+        ArgsInfo {
+            fingerprint,
+            names: self.names,
+            shell_writes: self.shell_writes,
+        }
+    }
+}
 
 const NULL: u64 = 0x6e756c6c;
 const TRUE: u64 = 0x74727565;
@@ -42,6 +92,18 @@ fn member(k: u64, v: u64) -> u64 {
 
 /// The fingerprint of a parsed JSON value.
 pub fn fingerprint_value(v: &Value) -> u64 {
+    hash_value(v, &mut Notes::new(false))
+}
+
+/// The fingerprint of a parsed JSON value and what its values say;
+/// `shell`: look for a command that writes.
+pub fn inspect_value(v: &Value, shell: bool) -> ArgsInfo {
+    let mut notes = Notes::new(shell);
+    let h = hash_value(v, &mut notes);
+    notes.done(h)
+}
+
+fn hash_value(v: &Value, notes: &mut Notes) -> u64 {
     match v {
         Value::Null => NULL,
         Value::Bool(true) => TRUE,
@@ -52,16 +114,19 @@ pub fn fingerprint_value(v: &Value) -> u64 {
             (_, _, Some(f)) => num_f(f),
             _ => NULL,
         },
-        Value::String(s) => str_h(s),
+        Value::String(s) => {
+            notes.value(s);
+            str_h(s)
+        }
         Value::Array(items) => combine(
             items
                 .iter()
-                .fold(ARR, |h, i| combine(h, fingerprint_value(i))),
+                .fold(ARR, |h, i| combine(h, hash_value(i, notes))),
             items.len() as u64,
         ),
         Value::Object(map) => {
             let sum = map.iter().fold(0u64, |acc, (k, v)| {
-                acc.wrapping_add(member(str_h(k), fingerprint_value(v)))
+                acc.wrapping_add(member(str_h(k), hash_value(v, notes)))
             });
             combine(combine(OBJ, map.len() as u64), sum)
         }
@@ -70,16 +135,25 @@ pub fn fingerprint_value(v: &Value) -> u64 {
 
 /// The fingerprint of JSON text; an error says what is wrong with it.
 pub fn fingerprint_json(text: &str) -> Result<u64, String> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let h = Seed(0).deserialize(&mut de).map_err(|e| json_message(&e))?;
-    de.end().map_err(|e| json_message(&e))?;
-    Ok(h)
+    inspect_json(text, false).map(|i| i.fingerprint)
 }
 
-/// Hashes one value at nesting `depth`.
-struct Seed(usize);
+/// The fingerprint of JSON text and what its values say; an error says what
+/// is wrong with the text.
+pub fn inspect_json(text: &str, shell: bool) -> Result<ArgsInfo, String> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut notes = Notes::new(shell);
+    let h = Seed(0, &mut notes, false)
+        .deserialize(&mut de)
+        .map_err(|e| json_message(&e))?;
+    de.end().map_err(|e| json_message(&e))?;
+    Ok(notes.done(h))
+}
 
-impl<'de> DeserializeSeed<'de> for Seed {
+/// Hashes one value at nesting `depth`; `.2`: it is an object key.
+struct Seed<'n>(usize, &'n mut Notes, bool);
+
+impl<'de> DeserializeSeed<'de> for Seed<'_> {
     type Value = u64;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<u64, D::Error> {
         if self.0 > MAX_ARGS_DEPTH {
@@ -91,7 +165,7 @@ impl<'de> DeserializeSeed<'de> for Seed {
     }
 }
 
-impl<'de> Visitor<'de> for Seed {
+impl<'de> Visitor<'de> for Seed<'_> {
     type Value = u64;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("JSON")
@@ -112,11 +186,14 @@ impl<'de> Visitor<'de> for Seed {
         Ok(num_f(f))
     }
     fn visit_str<E>(self, s: &str) -> Result<u64, E> {
+        if !self.2 {
+            self.1.value(s);
+        }
         Ok(str_h(s))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u64, A::Error> {
         let (mut h, mut n) = (ARR, 0u64);
-        while let Some(v) = seq.next_element_seed(Seed(self.0 + 1))? {
+        while let Some(v) = seq.next_element_seed(Seed(self.0 + 1, &mut *self.1, false))? {
             h = combine(h, v);
             n += 1;
         }
@@ -124,8 +201,8 @@ impl<'de> Visitor<'de> for Seed {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<u64, A::Error> {
         let (mut sum, mut n) = (0u64, 0u64);
-        while let Some(k) = map.next_key_seed(Seed(self.0 + 1))? {
-            let v = map.next_value_seed(Seed(self.0 + 1))?;
+        while let Some(k) = map.next_key_seed(Seed(self.0 + 1, &mut *self.1, true))? {
+            let v = map.next_value_seed(Seed(self.0 + 1, &mut *self.1, false))?;
             sum = sum.wrapping_add(member(k, v));
             n += 1;
         }
@@ -189,6 +266,33 @@ mod tests {
         for a in all {
             assert!(seen.insert(fp(a)), "collision on {a}");
         }
+    }
+
+    #[test]
+    fn values_are_noted_the_same_from_text_and_tree() {
+        let text = r##"{"reservation_id": "H9ZU1C", "note": "hello there", "ids": ["#W1", "P-301"], "command": "cat > f.py <<EOF\nx\nEOF"}"##;
+        let value: Value = serde_json::from_str(text).unwrap();
+        let from_text = inspect_json(text, true).unwrap();
+        let mut from_tree = inspect_value(&value, true);
+        assert_eq!(from_text.fingerprint, from_tree.fingerprint);
+        assert!(from_text.shell_writes);
+        let mut names = from_text.names.clone();
+        names.sort_unstable();
+        from_tree.names.sort_unstable();
+        assert_eq!(
+            names, from_tree.names,
+            "object members may come in any order"
+        );
+        assert_eq!(names.len(), 3, "H9ZU1C, #W1 and P-301; not the prose");
+        assert!(
+            !inspect_json(text, false).unwrap().shell_writes,
+            "only for shell tools"
+        );
+        let many = format!("[{}]", vec!["\"A_1\""; 100].join(","));
+        assert_eq!(
+            inspect_json(&many, false).unwrap().names.len(),
+            MAX_ARG_NAMES
+        );
     }
 
     #[test]

@@ -126,6 +126,8 @@ pub(crate) fn events_at(messages: &Value, path: &str) -> Result<Vec<Event>> {
                             name,
                             args,
                             call_id: None,
+                            side_effect: None,
+                            read_only: None,
                             at_ms,
                         });
                     }
@@ -196,6 +198,8 @@ fn tool_call(call: &Value, here: &str, at_ms: Option<u64>) -> Result<Event> {
         name,
         args,
         call_id,
+        side_effect: None,
+        read_only: None,
         at_ms,
     })
 }
@@ -303,12 +307,16 @@ mod tests {
                     name: "f".into(),
                     args: Some(Value::String("{oops".into())),
                     call_id: Some("a".into()),
+                    side_effect: None,
+                    read_only: None,
                     at_ms: Some(0),
                 },
                 Event::ToolCall {
                     name: "g".into(),
                     args: None,
                     call_id: Some("b".into()),
+                    side_effect: None,
+                    read_only: None,
                     at_ms: Some(0),
                 },
             ]

@@ -1,0 +1,374 @@
+//! What a tool call does to the world, so an empty result from a write is
+//! read as progress and a repeated booking as harm.
+//!
+//! The app's own hint (`readOnly` / `sideEffect` on `toolCall`) wins; else the
+//! tool's name says it (`write_file`, `str_replace`, `send_certificate`); else,
+//! for a shell tool, the command does (`cat > f <<EOF`, `sed -i`, `echo >> f`).
+
+use serde::{Deserialize, Serialize};
+
+/// The three kinds of call the loop rules tell apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Effect {
+    /// Reads, or nothing known: progress is judged from what comes back.
+    #[default]
+    Read,
+    /// Changes a file or record in a way that repeating does not compound
+    /// (write, edit, update, delete): success is progress even when silent.
+    Write,
+    /// Does something that repeating does again (send, book, pay, transfer):
+    /// the same successful call twice is a duplicate side effect.
+    Action,
+}
+
+impl Effect {
+    pub fn is_read(&self) -> bool {
+        *self == Effect::Read
+    }
+}
+
+/// Name words that mark an action: repeating it repeats its effect.
+const ACTION_WORDS: &[&str] = &[
+    "book", "send", "pay", "charge", "transfer", "purchase", "buy", "order", "refund", "email",
+    "notify", "post", "publish", "submit", "issue", "grant", "exchange", "return", "create", "add",
+    "insert", "append", "enqueue", "schedule", "invite", "message", "sms", "tweet", "deploy",
+    "commit", "push", "merge", "cancel",
+];
+
+/// Name words that mark a write that repeating does not compound.
+const WRITE_WORDS: &[&str] = &[
+    "write",
+    "edit",
+    "update",
+    "modify",
+    "set",
+    "put",
+    "replace",
+    "patch",
+    "save",
+    "rename",
+    "move",
+    "delete",
+    "remove",
+    "apply",
+    "change",
+    "upsert",
+    "overwrite",
+    "store",
+    "upload",
+    "mkdir",
+    "touch",
+    "rm",
+    "mv",
+    "cp",
+    "install",
+    "reset",
+    "revert",
+    "undo",
+    "toggle",
+    "enable",
+    "disable",
+    "assign",
+    "configure",
+    "str_replace",
+    "insert_lines",
+];
+
+/// Name words that mark a read even beside a write word (`get_update_status`).
+const READ_WORDS: &[&str] = &[
+    "get",
+    "list",
+    "search",
+    "find",
+    "read",
+    "fetch",
+    "lookup",
+    "query",
+    "check",
+    "view",
+    "show",
+    "describe",
+    "calculate",
+    "compute",
+    "think",
+    "status",
+    "preview",
+    "validate",
+    "estimate",
+    "count",
+    "open",
+    "cat",
+    "grep",
+    "ls",
+    "head",
+    "tail",
+    "diff",
+    "browse",
+    "inspect",
+    "scroll",
+    "goto",
+    "is",
+    "has",
+    "can",
+    "verify",
+    "summarize",
+    "explain",
+];
+
+/// Tools that run a shell command given in their arguments.
+const SHELL_NAMES: &[&str] = &[
+    "bash",
+    "sh",
+    "zsh",
+    "shell",
+    "terminal",
+    "run",
+    "exec",
+    "execute",
+    "command",
+    "cmd",
+    "run_command",
+    "run_shell_command",
+    "shell_command",
+    "execute_command",
+    "execute_bash",
+    "bash_command",
+    "run_terminal_cmd",
+    "run_in_terminal",
+    "sed",
+    "echo",
+    "printf",
+    "tee",
+];
+
+/// The effect a tool's name implies: its words split at `_`, `-`, `.`, `/`,
+/// spaces and camel case. The first word decides when it is a verb
+/// (`get_update_status` reads, `update_status` writes); otherwise any action
+/// word makes an action, any write word a write.
+pub fn from_name(name: &str) -> Effect {
+    // Names are capped at 256 bytes by the event checks; read at most 16 words.
+    let mut first = true;
+    let mut found = Effect::Read;
+    let mut words = 0;
+    for_words(name, |w| {
+        words += 1;
+        if words > 16 {
+            return false;
+        }
+        let here = if READ_WORDS.contains(&w) {
+            Some(Effect::Read)
+        } else if ACTION_WORDS.contains(&w) {
+            Some(Effect::Action)
+        } else if WRITE_WORDS.contains(&w) {
+            Some(Effect::Write)
+        } else {
+            None
+        };
+        if first {
+            first = false;
+            if let Some(e) = here {
+                found = e;
+                return false;
+            }
+        } else if let Some(e) = here.filter(|e| !e.is_read()) {
+            found = if found == Effect::Action { found } else { e };
+        }
+        true
+    });
+    if SHELL_NAMES.contains(&name) {
+        return Effect::Read;
+    }
+    found
+}
+
+/// Whether the tool runs a shell command from its arguments.
+pub fn is_shell(name: &str) -> bool {
+    SHELL_NAMES.iter().any(|s| s.eq_ignore_ascii_case(name))
+}
+
+/// Calls `f` with each lowercase ASCII word of a name until it returns false.
+fn for_words(name: &str, mut f: impl FnMut(&str) -> bool) {
+    let mut word = String::with_capacity(16);
+    let mut prev_lower = false;
+    for c in name.chars() {
+        let boundary = !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && prev_lower);
+        if boundary && !word.is_empty() {
+            if !f(&word) {
+                return;
+            }
+            word.clear();
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_lowercase());
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    if !word.is_empty() {
+        f(&word);
+    }
+}
+
+/// Shell programs that change files when run, whatever their arguments.
+const SHELL_WRITERS: &[&str] = &[
+    "tee", "mv", "cp", "rm", "mkdir", "touch", "patch", "chmod", "ln", "truncate", "rmdir",
+    "unzip", "install",
+];
+
+/// Whether a shell command changes files: an output redirection to a file
+/// (`>`, `>>`, a heredoc written with `cat > f <<EOF`), an in-place edit
+/// (`sed -i`, `perl -i`), or a program that writes (`tee`, `mv`, `git apply`,
+/// `pip install`…). One pass over the command; a heredoc's body is not read
+/// (it is the file's content, where `>` means nothing).
+pub fn shell_writes(command: &str) -> bool {
+    let mut quote: Option<char> = None;
+    let mut words: Vec<&str> = Vec::with_capacity(4);
+    let mut start: Option<usize> = None;
+    let mut prev = ' ';
+    let mut heredoc = false;
+    let bytes = command.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = char::from(*bytes.get(i).unwrap_or(&b' '));
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            prev = c;
+            i += 1;
+            continue;
+        }
+        let sep = c.is_ascii_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')');
+        if (sep || c == '>' || c == '<') && start.is_some() {
+            let s = start.take().unwrap_or(i);
+            if words.len() < 4 {
+                words.push(command.get(s..i).unwrap_or(""));
+            }
+        }
+        match c {
+            '\'' | '"' | '`' => quote = Some(c),
+            '>' if prev != '2' && prev != '&' && prev != '>' => {
+                let rest = command.get(i + 1..).unwrap_or("");
+                let target = rest.trim_start_matches('>').trim_start();
+                if !target.starts_with('&') && !target.starts_with("/dev/null") {
+                    return true;
+                }
+            }
+            '<' if bytes.get(i + 1) == Some(&b'<') => heredoc = true,
+            '\n' | ';' | '|' | '&' => {
+                if writes_by_program(&words) {
+                    return true;
+                }
+                words.clear();
+                if c == '\n' && heredoc {
+                    return false; // the rest is the heredoc's body
+                }
+            }
+            _ if !sep && c != '>' && c != '<' && start.is_none() => start = Some(i),
+            _ => {}
+        }
+        prev = c;
+        i += 1;
+    }
+    if let Some(s) = start
+        && words.len() < 4
+    {
+        words.push(command.get(s..).unwrap_or(""));
+    }
+    writes_by_program(&words)
+}
+
+/// The first words of one simple command: does running it write?
+fn writes_by_program(words: &[&str]) -> bool {
+    let mut w = words
+        .iter()
+        .copied()
+        .skip_while(|w| *w == "sudo" || w.contains('='));
+    let Some(program) = w.next() else {
+        return false;
+    };
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let arg = w.next().unwrap_or("");
+    match program {
+        // `-i`, `-i.bak`, `-pi`, `-pie`: a group of short flags holding `i`.
+        "sed" | "perl" => words.iter().any(|a| {
+            *a == "--in-place" || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))
+        }),
+        "git" => matches!(
+            arg,
+            "apply" | "checkout" | "restore" | "commit" | "stash" | "rm" | "mv" | "reset" | "am"
+        ),
+        "pip" | "pip3" | "npm" | "yarn" | "pnpm" | "cargo" | "apt" | "apt-get" => {
+            matches!(arg, "install" | "add" | "uninstall" | "remove")
+        }
+        "tar" => arg.starts_with('x') || arg.starts_with("-x"),
+        _ => SHELL_WRITERS.contains(&program),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_say_what_a_call_does() {
+        for (name, want) in [
+            ("get_reservation_details", Effect::Read),
+            ("search_direct_flight", Effect::Read),
+            ("get_update_status", Effect::Read),
+            ("think", Effect::Read),
+            ("bash", Effect::Read),
+            ("write_file", Effect::Write),
+            ("str_replace_editor", Effect::Write),
+            ("update_reservation_flights", Effect::Write),
+            ("modify_pending_order_address", Effect::Write),
+            ("editFile", Effect::Write),
+            ("send_certificate", Effect::Action),
+            ("book_reservation", Effect::Action),
+            ("sendEmail", Effect::Action),
+            ("transfer_to_human_agents", Effect::Action),
+            ("exchange_delivered_order_items", Effect::Action),
+            ("lookup", Effect::Read),
+        ] {
+            assert_eq!(from_name(name), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn shell_commands_that_write() {
+        for cmd in [
+            "cat > repro.py <<'EOF'\nprint(1 > 0)\nEOF",
+            "cat <<'EOF' > repro.py\nx = 1\nEOF",
+            "echo 'x = 1' >> settings.py",
+            "sed -i 's/a/b/' src/lib.py",
+            "cd /repo && sed -i.bak -e 's/a/b/' f.py",
+            "perl -pi -e 's/a/b/' f",
+            "git apply fix.patch",
+            "pip install -e .",
+            "mkdir -p out && touch out/x",
+            "printf 'a\\n' | tee notes.txt",
+            "python gen.py > out.txt 2>&1",
+        ] {
+            assert!(shell_writes(cmd), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn shell_commands_that_only_read() {
+        for cmd in [
+            "python reproduce.py",
+            "python -m pytest tests/ 2>&1 | tail -20",
+            "grep -rn 'a > b' src/",
+            "ls -la > /dev/null",
+            "cat file.py | head -50",
+            "python -c \"print(1 > 0)\"",
+            "sed -n '10,20p' f.py",
+            "git diff",
+            "find . -name '*.py' 2>/dev/null",
+            "echo hello",
+            "python - <<'EOF'\nimport x\nprint(a > b)\nEOF",
+        ] {
+            assert!(!shell_writes(cmd), "{cmd}");
+        }
+    }
+}
