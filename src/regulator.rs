@@ -225,7 +225,7 @@ impl Regulator {
                 push_bounded(&mut s.tool_text, text);
                 let call = s.tools.record_result(name, ok, duration_ms, text, call_id);
                 let step = call.map(|c| c.step);
-                if let Some(c) = call.filter(|_| ok) {
+                if let Some(c) = call {
                     s.earlier_calls.remember(c, s.turns);
                 }
                 // Once a step has all its results in, note whether a nudge

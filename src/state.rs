@@ -206,7 +206,7 @@ pub struct Session {
     pub budget: Budget,
     pub last_response: Option<LastResponse>,
     pub tool_calls_total: u64,
-    /// Successful calls of this session, for cross-turn duplicates.
+    /// Calls of this session that returned, for repeats across turns.
     #[serde(default)]
     pub earlier_calls: EarlierCalls,
     /// Pushback turns and incidents of this session.

@@ -360,6 +360,11 @@ fn tool_counters_reset_each_turn() {
     for _ in 0..5 {
         r.tool_call("search", None).unwrap();
     }
+    // Five calls issued together are one step, judged once their results are in.
+    assert!(r.decide().is_continue());
+    for _ in 0..5 {
+        r.tool_result("search", true, 10).unwrap();
+    }
     assert!(!r.decide().is_continue());
     start(&mut r, "next question");
     assert!(r.decide().is_continue());

@@ -24,15 +24,31 @@ pub struct ArgsInfo {
     pub fingerprint: u64,
     /// Hashes of id-like string values (`gist::name_hash`), at most `MAX_ARG_NAMES`.
     pub names: Vec<u32>,
-    /// A string value is a shell command that writes (only looked for when asked).
+    /// A shell command among the values writes: any string value of a shell
+    /// tool, or the value of a `command` / `cmd` / `script` / `action` member.
     pub shell_writes: bool,
 }
+
+/// Members whose value is a shell command, whatever the tool is called.
+const COMMAND_KEYS: &[&str] = &[
+    "command",
+    "cmd",
+    "commands",
+    "script",
+    "shell",
+    "bash",
+    "action",
+    "command_line",
+    "commandLine",
+];
 
 /// Collects `ArgsInfo` beside the hash.
 struct Notes {
     shell: bool,
     names: Vec<u32>,
     shell_writes: bool,
+    /// The member being read holds a command.
+    command: bool,
 }
 
 impl Notes {
@@ -41,16 +57,22 @@ impl Notes {
             shell,
             names: Vec::new(),
             shell_writes: false,
+            command: false,
         }
+    }
+
+    fn key(&mut self, k: &str) {
+        self.command = COMMAND_KEYS.contains(&k);
     }
 
     fn value(&mut self, s: &str) {
         if self.names.len() < MAX_ARG_NAMES && gist::arg_names(s) {
             self.names.push(gist::name_hash(s));
         }
-        if self.shell && !self.shell_writes {
+        if (self.shell || self.command) && !self.shell_writes {
             self.shell_writes = effect::shell_writes(s);
         }
+        self.command = false;
     }
 
     fn done(self, fingerprint: u64) -> ArgsInfo {
@@ -126,6 +148,7 @@ fn hash_value(v: &Value, notes: &mut Notes) -> u64 {
         ),
         Value::Object(map) => {
             let sum = map.iter().fold(0u64, |acc, (k, v)| {
+                notes.key(k);
                 acc.wrapping_add(member(str_h(k), hash_value(v, notes)))
             });
             combine(combine(OBJ, map.len() as u64), sum)
@@ -186,7 +209,9 @@ impl<'de> Visitor<'de> for Seed<'_> {
         Ok(num_f(f))
     }
     fn visit_str<E>(self, s: &str) -> Result<u64, E> {
-        if !self.2 {
+        if self.2 {
+            self.1.key(s);
+        } else {
             self.1.value(s);
         }
         Ok(str_h(s))
@@ -285,9 +310,17 @@ mod tests {
         );
         assert_eq!(names.len(), 3, "H9ZU1C, #W1 and P-301; not the prose");
         assert!(
-            !inspect_json(text, false).unwrap().shell_writes,
-            "only for shell tools"
+            inspect_json(text, false).unwrap().shell_writes,
+            "a `command` member is a command whatever the tool"
         );
+        let prose = r#"{"note": "cat > f.py", "query": "x > 5"}"#;
+        assert!(!inspect_json(prose, false).unwrap().shell_writes);
+        assert!(
+            inspect_json(prose, true).unwrap().shell_writes,
+            "a shell tool's strings are commands"
+        );
+        let nested = r#"{"action": {"note": "a > b"}}"#;
+        assert!(!inspect_json(nested, false).unwrap().shell_writes);
         let many = format!("[{}]", vec!["\"A_1\""; 100].join(","));
         assert_eq!(
             inspect_json(&many, false).unwrap().names.len(),

@@ -83,10 +83,14 @@ test("100k random good and bad calls never trap and bad ones change nothing", ()
   // Still decides correctly.
   main.resetSession();
   main.turnStart("Find my late orders", t + 1);
-  for (let i = 0; i < 4; i++) main.toolCall("search_orders", { days: i });
+  for (let i = 0; i < 4; i++) {
+    main.toolCall("search_orders", { days: i });
+    main.toolResult("search_orders", { ok: true, result: "[]" });
+  }
   // (Memory from the fuzzing may add a procedural concern; no break yet.)
   assert.ok(!main.decide().concerns.some((c) => c.kind === "circuitBreak"));
   main.toolCall("search_orders", { days: 9 });
+  main.toolResult("search_orders", { ok: true, result: "[]" });
   const d = main.decide();
   assert.equal(d.kind, "circuitBreak");
   assert.equal(d.reason.kind, "toolLoop");

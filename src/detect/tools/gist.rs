@@ -17,7 +17,7 @@ pub fn gist(ok: bool, text: &str) -> u64 {
         } else {
             token
                 .bytes()
-                .fold(combine(h, 0x746f_6b), |a, b| mix(a ^ u64::from(b)))
+                .fold(combine(h, 0x0074_6f6b), |a, b| mix(a ^ u64::from(b)))
         };
     });
     h

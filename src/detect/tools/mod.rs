@@ -28,7 +28,7 @@ pub const RECENT_CALLS: usize = 32;
 pub const MAX_TOOL_NAMES: usize = 64;
 /// The bucket for names beyond `MAX_TOOL_NAMES`.
 pub const OTHER_TOOLS: &str = "(other)";
-/// Successful calls remembered across turns, to spot repeats in a later turn.
+/// Returned calls remembered across turns, to spot repeats in a later turn.
 pub const DONE_CALLS: usize = 128;
 /// Id-like tokens of results remembered (newest kept), to tell a call on a
 /// listed item from a guess.
@@ -281,7 +281,8 @@ impl ToolTurn {
             0x0072_6573,
         ));
         call.gist = Some(gist::gist(ok, text));
-        call.empty = is_empty_result(ok, text) && !(ok && !call.effect.is_read());
+        // A write that succeeded in silence said all it had to.
+        call.empty = (!ok || call.effect.is_read()) && is_empty_result(ok, text);
         call.long = text.trim().len() >= LONG_RESULT;
         Some(call)
     }
@@ -331,7 +332,7 @@ impl ToolTurn {
     }
 }
 
-/// Keys of successful calls from earlier turns, oldest first, bounded.
+/// Calls that returned in earlier turns, oldest first, bounded.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct EarlierCalls(pub VecDeque<DoneCall>);
@@ -350,16 +351,19 @@ pub struct DoneCall {
     pub gist: Option<u64>,
     #[serde(default, skip_serializing_if = "Effect::is_read")]
     pub effect: Effect,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
 }
 
 impl EarlierCalls {
-    /// Remembers a successful call (once per turn and result).
+    /// Remembers a call that returned (once per turn and result).
     pub fn remember(&mut self, call: &CallRecord, turn: u64) {
         let done = DoneCall {
             key: call.key,
             turn,
             gist: call.gist,
             effect: call.effect,
+            failed: call.ok == Some(false),
         };
         if self.0.contains(&done) {
             return;
@@ -370,7 +374,7 @@ impl EarlierCalls {
         }
     }
 
-    /// Successful calls with `key` from turns before `turn`, newest first.
+    /// Calls with `key` from turns before `turn`, newest first.
     pub fn before(&self, key: u64, turn: u64) -> impl Iterator<Item = &DoneCall> {
         self.0
             .iter()

@@ -122,7 +122,7 @@ impl Fingerprint<'_> {
         }
         let here = count;
         let mut across = false;
-        if !broke && last.ok == Some(true) {
+        if !broke && last.returned() {
             for d in earlier.before(last.key, self.turn) {
                 if d.gist != last.gist {
                     break;
@@ -160,7 +160,7 @@ impl Fingerprint<'_> {
         let here = calls.iter().filter(done).count() as u64;
         let before = earlier
             .before(last.key, self.turn)
-            .filter(|d| d.effect == Effect::Action)
+            .filter(|d| d.effect == Effect::Action && !d.failed)
             .count() as u64;
         let count = here + before;
         (count >= 2).then(|| Finding {
