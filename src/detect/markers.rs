@@ -726,6 +726,13 @@ mod tests {
             "没错了你又错了",
             "use yarn, not npm, instead of pandas ",
             "The function reads the file and returns the rows it found. ",
+            "are you sure? really? isn't it? ",
+            "still the same still getting it, still 404 ",
+            "it works but now none of it loads, same as before again ",
+            "error: npm ERR! TypeError: x i get this error ",
+            "you're going in circles, i meant the other not that ",
+            "还是乱码不了了你确定吗",
+            "nothing changed on my side no luck ",
         ];
         for unit in units {
             let mut per_byte = Vec::new();

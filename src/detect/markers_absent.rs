@@ -6,7 +6,8 @@
 //! refund").
 
 use super::markers::is_cjk;
-use super::markers_reply::{Present, Previous, in_question, occurrences, rejected, supposed};
+use super::markers_failure::supposed;
+use super::markers_reply::{Present, Previous, in_question, occurrences, rejected};
 use crate::text::KeywordBag;
 
 /// Before the missing thing: "there's no X".

@@ -23,7 +23,7 @@
 //! in one message, without context.
 
 /// Version of the builtin lists, reported with every hit.
-pub const LEXICON_VERSION: &str = "2026-11-d";
+pub const LEXICON_VERSION: &str = "2026-11-e";
 
 /// The phrases of one language.
 pub struct Pack {
@@ -258,6 +258,10 @@ const EN: Pack = Pack {
         "you swapped",
         "you got it backwards",
         "you have it backwards",
+        // the wrong target
+        "not that one",
+        "not this one",
+        "wrong one",
     ],
     preference: &[
         "from now on",
@@ -433,6 +437,17 @@ const EN: Pack = Pack {
         "forget it, it works",
         "if you said it was",
         "what if you said",
+        "if that doesn't look right",
+        "if this doesn't look right",
+        "if it doesn't look right",
+        "if that doesn't seem right",
+        "if this doesn't seem right",
+        "if anything doesn't look right",
+        "if something doesn't look right",
+        // nothing changed on the user's side: an answer, not a report
+        "nothing changed on my",
+        "nothing has changed on my",
+        "nothing changed in my",
     ],
 };
 
@@ -540,6 +555,8 @@ const ZH: Pack = Pack {
         "改回去",
         "你上次说",
         "你不是说",
+        "我指的是",
+        "我问的是",
     ],
     preference: &[
         "以后都",
@@ -1088,6 +1105,9 @@ const FR: Pack = Pack {
         "ça ne sert à rien de",
         "ça sert à rien de",
         "je me suis trompé",
+        "rien n'a changé de mon",
+        "rien n'a changé chez moi",
+        "rien n'a changé de notre",
     ],
 };
 
@@ -1179,6 +1199,10 @@ const JA: Pack = Pack {
         "言ってましたよね",
         "って言ったよね",
         "元に戻して",
+        "そっちじゃな",
+        "それじゃなく",
+        "あっちじゃな",
+        "言ってるのは",
     ],
     preference: &[
         "これからは",
@@ -1534,6 +1558,8 @@ const RU: Pack = Pack {
         "я ошибся",
         "не тот случай",
         "что не так",
+        "ничего не изменилось с моей",
+        "у меня ничего не изменилось",
     ],
 };
 

@@ -22,8 +22,12 @@
 //! ("why does it still fail on my machine?" asks, it does not push back), and
 //! so are messages that state a standing rule (the rule is what to act on).
 
-use super::markers::is_cjk;
 use super::markers_absent::absent;
+use super::markers_accept::{accepts, english};
+use super::markers_doubt::{CIRCLES, DOUBT, circles, doubt};
+use super::markers_failure::failure;
+use super::markers_redirect::redirect;
+use super::markers_report::{elsewhere, report};
 use super::markers_sarcasm::sarcasm;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -50,8 +54,8 @@ pub const SARCASM: &str = "(praises the previous answer sarcastically)";
 /// for Chinese and Japanese. Entries ending in `*` match as a word prefix
 /// ("fail*": fails, failed, failing), entries starting with one as a suffix;
 /// spaced languages match at word boundaries, Chinese and Japanese anywhere.
-struct Words {
-    spaced: bool,
+pub(super) struct Words {
+    pub(super) spaced: bool,
     /// Introduce the rejected word: "X, not Y", "instead of Y".
     contrast: &'static [&'static str],
     /// Refuse the word that follows, outside a question: "I don't want
@@ -68,6 +72,13 @@ struct Words {
 
 /// Words that soften a contrast into an addition: "not just null", "nicht nur".
 const NOT_REJECTING: &[&str] = &[
+    "more",
+    "need",
+    "other",
+    "further",
+    "extra",
+    "worries",
+    "rush",
     "just",
     "only",
     "even",
@@ -127,10 +138,11 @@ const DETERMINERS: &[&str] = &[
     "the", "a", "an", "my", "your", "this", "that", "el", "la", "los", "las", "un", "una", "mi",
     "tu", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "mein", "meine",
     "dein", "le", "les", "l'", "une", "mon", "ma", "mes", "ton", "ta", "o", "os", "as", "um",
-    "uma", "meu", "minha", "seu", "sua", "в", "на", "мой", "моя", "мое", "моё",
+    "uma", "meu", "minha", "seu", "sua", "в", "на", "мой", "моя", "мое", "моё", "celui", "celle",
+    "ceux", "celles", "essa", "esse", "esta", "este", "aquela", "aquele", "one",
 ];
 
-const LANGS: &[Words] = &[
+pub(super) const LANGS: &[Words] = &[
     Words {
         spaced: true,
         contrast: &[
@@ -236,7 +248,6 @@ const LANGS: &[Words] = &[
             "hangs",
             "freezes",
             "not fixed",
-            "nothing changed",
             "doesn't work",
             "doesnt work",
             "doesn't load",
@@ -306,6 +317,13 @@ const LANGS: &[Words] = &[
             "travou",
             "não compila",
             "nem compila",
+            "nem abre",
+            "nem carrega",
+            "em branco",
+            "en blanco",
+            "komplett leer",
+            "ganz leer",
+            "völlig leer",
             "não carrega",
             "não abre",
             "não roda",
@@ -325,6 +343,13 @@ const LANGS: &[Words] = &[
             "blank",
             "empty",
             "prints nothing",
+            "no data",
+            "shows nothing",
+            "nothing shows",
+            "no results",
+            "not loading",
+            "not saving",
+            "not updating",
             "does nothing",
             "nothing at all",
             "no output",
@@ -438,6 +463,23 @@ const LANGS: &[Words] = &[
             "снова",
             "теперь",
             "после твоего",
+            "currently",
+            "right now",
+            "seit deiner",
+            "seit deinem",
+            "desde tu",
+            "depuis ta",
+            "depuis ton",
+            "depuis votre",
+            "desde a sua",
+            "desde o seu",
+            "с тех пор как ты",
+            "actuellement",
+            "en ce moment",
+            "actualmente",
+            "aktuell",
+            "atualmente",
+            "сейчас",
             "после твоей",
             "после вашего",
             "после вашей",
@@ -523,6 +565,7 @@ const LANGS: &[Words] = &[
         wrong: &["だめ", "ダメ", "駄目"],
         failure: &[
             "报错",
+            "闪退",
             "報錯",
             "失败",
             "崩溃",
@@ -573,6 +616,12 @@ const LANGS: &[Words] = &[
             "又",
             "再次",
             "改了之后",
+            "现在",
+            "目前",
+            "自从你",
+            "改完以后",
+            "直したら",
+            "修正したら",
             "按你说的",
             "你的代码",
             "照你",
@@ -601,13 +650,22 @@ const LANGS: &[Words] = &[
 /// The first rule that fires on normalised message `t`, with its span.
 pub fn find(t: &str, prev: Option<Previous<'_>>) -> Option<(&'static str, usize, usize)> {
     let prev = prev?;
+    if elsewhere(t) {
+        return None;
+    }
     let words = Present::of(t);
+    let accepts = accepts(t);
     contrast(t, prev, &words)
         .or_else(|| absent(t, prev, &words))
+        .or_else(|| redirect(t, prev))
+        .filter(|_| !accepts)
         .map(|(a, b)| (CONTRAST, a, b))
         .or_else(|| opener(t, prev).map(|(a, b)| (OPENER, a, b)))
         .or_else(|| failure(t, &words).map(|(a, b)| (FAILURE, a, b)))
         .or_else(|| sarcasm(t).map(|(a, b)| (SARCASM, a, b)))
+        .or_else(|| report(t, prev).map(|(a, b)| (FAILURE, a, b)))
+        .or_else(|| doubt(t, prev).map(|(a, b)| (DOUBT, a, b)))
+        .or_else(|| circles(t).map(|(a, b)| (CIRCLES, a, b)))
 }
 
 /// The words of a message, to pass over list entries whose first word it
@@ -630,6 +688,11 @@ impl<'a> Present<'a> {
         }
     }
 
+    /// Whether the message holds the word `w`.
+    pub(super) fn has(&self, w: &str) -> bool {
+        self.words.contains(w)
+    }
+
     /// Whether `entry` may occur (never false when it does).
     pub(super) fn may(&self, entry: &str, spaced: bool) -> bool {
         if !spaced {
@@ -645,7 +708,7 @@ impl<'a> Present<'a> {
     }
 
     /// The entries of a list of `lang` the message may contain, in list order.
-    fn candidates(&self, lang: &Words, list: List) -> Vec<&'static str> {
+    pub(super) fn candidates(&self, lang: &Words, list: List) -> Vec<&'static str> {
         let entries = lang.list(list);
         if !lang.spaced {
             return if self.ascii {
@@ -693,7 +756,7 @@ fn first_word(entry: &str) -> Option<(&str, bool, bool)> {
 
 /// The lists of the spaced languages that are looked up by first word.
 #[derive(Clone, Copy)]
-enum List {
+pub(super) enum List {
     Contrast,
     Refuse,
     Failure,
@@ -843,6 +906,11 @@ fn contrast(t: &str, prev: Previous<'_>, words: &Present<'_>) -> Option<(usize, 
             .into_iter()
             .map(|e| (e, true));
         for (entry, refuses) in contrasts.chain(refusals) {
+            // ", no" in English text lists what is absent ("one
+            // passenger, no checked bags"); in Spanish it contrasts.
+            if entry == ", no" && english(words) {
+                continue;
+            }
             for (i, end) in occurrences(t, entry, lang.spaced) {
                 // "I don't want travel insurance" answers "Would you like…?".
                 if refuses && (prev.asked || in_question(t, end) || !opens_sentence(t, i)) {
@@ -864,7 +932,7 @@ fn contrast(t: &str, prev: Previous<'_>, words: &Present<'_>) -> Option<(usize, 
 
 /// The sentences of `t`, each with its closing mark. A '.' closes one only
 /// before a space or the end ("`Promise.all`" and "3.12" go on).
-fn sentences(t: &str) -> impl Iterator<Item = &str> {
+pub(super) fn sentences(t: &str) -> impl Iterator<Item = &str> {
     let mut rest = t;
     std::iter::from_fn(move || {
         if rest.is_empty() {
@@ -929,7 +997,8 @@ fn cjk_rejected(t: &str, i: usize, end: usize, entry: &str, prev: &KeywordBag) -
     // Not '.': it joins "config.json".
     let stop = |c: char| "，,。！!？?、：:；; ".contains(c);
     let (span, at) = if entry.starts_with(['で', 'じ']) {
-        let head = t.get(..i)?;
+        // "header.php じゃなくて": the space before the contrast is no stop.
+        let head = t.get(..i)?.trim_end();
         let from = head.rfind(stop).map_or(0, |p| {
             p + head
                 .get(p..)
@@ -963,7 +1032,7 @@ fn cjk_rejected(t: &str, i: usize, end: usize, entry: &str, prev: &KeywordBag) -
 }
 
 /// Thanks and closings, in the eight languages.
-const THANKS: &[&str] = &[
+pub(super) const THANKS: &[&str] = &[
     "thank",
     "thanks",
     "that's all",
@@ -1045,323 +1114,14 @@ pub(super) fn skip_interjection(t: &str) -> &str {
     }
 }
 
-/// Sentence openers of a request or a question: "Add error handling now"
-/// asks for work, it does not report a failure.
-const REQUEST: &[&str] = &[
-    "add",
-    "write",
-    "make",
-    "create",
-    "implement",
-    "show",
-    "explain",
-    "tell",
-    "help",
-    "give",
-    "generate",
-    "build",
-    "can",
-    "could",
-    "would",
-    "please",
-    "how",
-    "what",
-    "why",
-    "when",
-    "where",
-    "which",
-    "is",
-    "are",
-    "do",
-    "does",
-    "añade",
-    "agrega",
-    "escribe",
-    "haz",
-    "crea",
-    "puedes",
-    "podrías",
-    "cómo",
-    "qué",
-    "por",
-    "füge",
-    "schreib",
-    "schreibe",
-    "erstelle",
-    "kannst",
-    "könntest",
-    "wie",
-    "was",
-    "warum",
-    "bitte",
-    "ajoute",
-    "écris",
-    "fais",
-    "crée",
-    "peux",
-    "pourrais",
-    "comment",
-    "pourquoi",
-    "quel",
-    "quelle",
-    "adicione",
-    "escreva",
-    "faça",
-    "crie",
-    "pode",
-    "poderia",
-    "como",
-    "qual",
-    "добавь",
-    "напиши",
-    "сделай",
-    "создай",
-    "можешь",
-    "как",
-    "почему",
-    "что",
-];
-
-/// A failure word and a tie to the answer in one sentence that is not a
-/// question or a request, or a message of at most four words that is a
-/// failure report.
-fn failure(t: &str, present: &Present<'_>) -> Option<(usize, usize)> {
-    let lists: Vec<(bool, Vec<&str>, Vec<&str>)> = LANGS
-        .iter()
-        .map(|l| {
-            let failures = present.candidates(l, List::Failure);
-            (l.spaced, failures, present.candidates(l, List::Tie))
-        })
-        .collect();
-    if lists.iter().all(|(_, f, _)| f.is_empty()) && !t.bytes().any(|b| b == b'4' || b == b'5') {
-        return None;
-    }
-    // A message of at most four words and no question can be a bare report.
-    let short = t
-        .split(' ')
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .count()
-        <= 4
-        && !t.contains(['?', '？']);
-    let mut start = 0;
-    for sentence in sentences(t) {
-        let here = start;
-        start += sentence.len();
-        let mut words = sentence
-            .split(|c: char| !is_word(c))
-            .filter(|w| !w.is_empty());
-        let (first, second) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
-        // "When I run your script it fails" reports; "when does it" asks.
-        let reports = first == "when" && matches!(second, "i" | "we");
-        if sentence.ends_with(['?', '？']) || (REQUEST.contains(&first) && !reports) {
-            continue;
-        }
-        for (spaced, failures, ties) in &lists {
-            let spaced = *spaced;
-            let found = failures.iter().find_map(|f| {
-                occurrences(sentence, f, spaced)
-                    .find(|&(a, b)| !names_a_feature(sentence, b) && !supposed(sentence, a))
-                    .map(|(a, b)| (a, b, f.contains(' ')))
-            });
-            let Some((a, b, phrase)) =
-                found.or_else(|| http_error(sentence).map(|(a, b)| (a, b, false)))
-            else {
-                continue;
-            };
-            if thanks_for_a_fix(sentence) || someone_else(sentence) {
-                break;
-            }
-            // "…not because of your code": a tie the user denies.
-            let tied = ties
-                .iter()
-                .any(|w| occurrences(sentence, w, spaced).any(|(i, _)| !denied(sentence, i)));
-            let bare = spaced && short;
-            // "Doesn't compile: expected `&str`": a report that opens the message.
-            let opens = phrase && here == 0 && a == 0;
-            if tied || bare || opens {
-                return Some((here + a, here + b));
-            }
-        }
-    }
-    None
-}
-
-/// A sentence that thanks without a "but": "That error is gone now, thanks".
-fn thanks_for_a_fix(sentence: &str) -> bool {
-    const BUT: &[&str] = &[
-        "but", "aber", "mais", "pero", "mas", "но", "但", "可是", "でも", "けど", "still",
-    ];
-    THANKS.iter().any(|w| sentence.contains(w))
-        && !BUT.iter().any(|w| {
-            occurrences(sentence, w, !w.chars().all(is_cjk))
-                .next()
-                .is_some()
-        })
-}
-
-/// A sentence about someone else's work: "My coworker pushed a broken
-/// migration", "同事把配置改坏了".
-fn someone_else(sentence: &str) -> bool {
-    const OTHERS: &[&str] = &[
-        "coworker",
-        "co-worker",
-        "colleague",
-        "boss",
-        "teammate",
-        "intern",
-        "manager",
-        "someone",
-        "somebody",
-        "compañero",
-        "compañera",
-        "colega",
-        "jefe",
-        "alguien",
-        "kollege",
-        "kollegin",
-        "chef",
-        "jemand",
-        "collègue",
-        "patron",
-        "quelqu'un",
-        "chefe",
-        "alguém",
-        "коллега",
-        "начальник",
-        "кто-то",
-    ];
-    const OTHERS_CJK: &[&str] = &["同事", "老板", "别人", "同僚", "上司", "誰か"];
-    let opening: String = sentence.chars().take(8).collect();
-    let head: Vec<&str> = sentence
-        .split(|c: char| !(is_word(c) || c == '-'))
-        .filter(|w| !w.is_empty())
-        .take(3)
-        .collect();
-    head.iter().any(|w| OTHERS.contains(w)) || OTHERS_CJK.iter().any(|w| opening.contains(w))
-}
-
-/// Whether the failure word at byte `at` is only supposed: "if it fails",
-/// "what if the call fails", "falls es fehlschlägt", "如果失败".
-pub(super) fn supposed(sentence: &str, at: usize) -> bool {
-    // Not "when", "wenn", "たら": "when I run your script it fails" reports.
-    const IF: &[&str] = &[
-        "if", "unless", "in case", "what if", "si", "falls", "caso", "если",
-    ];
-    const IF_CJK: &[&str] = &["如果", "万一", "要是", "的话", "なら", "場合"];
-    let head = sentence.get(..at).unwrap_or("");
-    IF.iter()
-        .any(|w| occurrences(head, w, true).next().is_some())
-        || IF_CJK.iter().any(|w| sentence.contains(w))
-}
-
-/// Whether a tie at byte `at` is denied: "not because of your code", "nicht
-/// an deinem Skript".
-fn denied(sentence: &str, at: usize) -> bool {
-    const NOT: &[&str] = &["not", "nicht", "pas", "no", "não", "nao", "не", "不是"];
-    let head = sentence.get(..at).unwrap_or("");
-    let near: Vec<&str> = head
-        .split(' ')
-        .rev()
-        .filter(|w| !w.is_empty())
-        .take(4)
-        .collect();
-    near.iter().any(|w| NOT.contains(w))
-}
-
-/// Whether the failure word ending at `end` names a feature rather than a
-/// failure: "error handling", "error messages", "Fehlerbehandlung".
-fn names_a_feature(s: &str, end: usize) -> bool {
-    const NEXT: &[&str] = &[
-        "handling",
-        "handler",
-        "handlers",
-        "message",
-        "messages",
-        "page",
-        "pages",
-        "code",
-        "codes",
-        "logging",
-        "log",
-        "logs",
-        "boundary",
-        "boundaries",
-        "rate",
-        "tracking",
-        "reporting",
-        "states",
-        "state",
-    ];
-    const COMPOUND: &[&str] = &["behandlung", "meldung", "seite", "protokoll"];
-    let word_start = s
-        .get(..end)
-        .and_then(|h| h.rfind(|c: char| !is_word(c)))
-        .map_or(0, |p| p + 1);
-    let word = s.get(word_start..end).unwrap_or("");
-    let next = s.get(end..).unwrap_or("").trim_start();
-    let next = next
-        .get(..next.find(|c: char| !is_word(c)).unwrap_or(next.len()))
-        .unwrap_or("");
-    NEXT.contains(&next) || COMPOUND.iter().any(|c| word.ends_with(c))
-}
-
-/// An HTTP error status named as one: "the 403", "still 500", "502 error"
-/// (not "500 users").
-fn http_error(s: &str) -> Option<(usize, usize)> {
-    const BEFORE: &[&str] = &[
-        "the",
-        "a",
-        "an",
-        "got",
-        "get",
-        "getting",
-        "still",
-        "http",
-        "error",
-        "status",
-        "code",
-        "returns",
-        "returned",
-        "erro",
-        "fehler",
-        "erreur",
-        "ошибка",
-        "el",
-        "un",
-        "le",
-        "une",
-        "o",
-        "um",
-        "der",
-        "einen",
-        "ein",
-    ];
-    let b = s.as_bytes();
-    (0..b.len().saturating_sub(2)).find_map(|i| {
-        let code = b.get(i..i + 3)?;
-        let edge = |j: Option<&u8>| j.is_none_or(|c| !c.is_ascii_alphanumeric());
-        let word = matches!(code[0], b'4' | b'5')
-            && code.iter().all(u8::is_ascii_digit)
-            && edge(i.checked_sub(1).and_then(|j| b.get(j)))
-            && edge(b.get(i + 3));
-        if !word {
-            return None;
-        }
-        let head = s.get(..i)?.trim_end();
-        let prev = head.rsplit(' ').next().unwrap_or("");
-        let next = s.get(i + 3..)?.trim_start();
-        (BEFORE.contains(&prev) || next.starts_with("error")).then_some((i, i + 3))
-    })
-}
-
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::detect::markers::analyze_reply;
 
     /// The rule that fires on `msg` replying to `prev`, through the whole
     /// analysis (normalising, phrases first, exclusions).
-    fn rule(msg: &str, prev: &str) -> Option<&'static str> {
+    pub(crate) fn rule(msg: &str, prev: &str) -> Option<&'static str> {
         let bag = KeywordBag::from_text(prev);
         let p = Previous {
             keywords: &bag,
@@ -1457,36 +1217,6 @@ mod tests {
     }
 
     #[test]
-    fn a_failure_report_needs_a_tie_to_the_answer_and_no_question() {
-        let fix = "Add the token to the Authorization header.";
-        assert_eq!(rule("Ugh. Still getting the 403.", fix), Some(FAILURE));
-        assert_eq!(
-            rule("I ran your script and got KeyError: 'user_id'.", fix),
-            Some(FAILURE)
-        );
-        assert_eq!(
-            rule("Doesn't compile: expected `&str`, found `String`.", fix),
-            Some(FAILURE)
-        );
-        assert_eq!(rule("DOESNT WORK", fix), Some(FAILURE));
-        assert_eq!(
-            rule("Jetzt schlagen sogar zwei Tests fehl.", fix),
-            Some(FAILURE)
-        );
-        assert_eq!(
-            rule("ﾀﾞﾒです、まだｴﾗｰが出ます", fix),
-            Some("まだエラー"),
-            "half-width kana read as full-width"
-        );
-        assert_eq!(rule("相変わらずｿﾌﾄが起動しないです", fix), Some(FAILURE));
-        assert_eq!(rule("We now have 500 users on the new plan.", fix), None);
-        assert_eq!(rule("Add error handling to the upload now.", fix), None);
-        assert_eq!(rule("I now want error messages in German.", fix), None);
-        assert_eq!(rule("Jetzt bitte noch Fehlerbehandlung.", fix), None);
-        assert_eq!(rule("Why does my own build still fail?", fix), None);
-    }
-
-    #[test]
     fn nothing_structural_fires_without_a_previous_answer() {
         for msg in [
             "Wrong table.",
@@ -1579,28 +1309,6 @@ mod tests {
             ),
             None,
             "the '.' inside `Promise.all` does not end the question"
-        );
-    }
-
-    #[test]
-    fn failures_that_are_thanked_supposed_denied_or_someone_elses_are_quiet() {
-        let prev = "The issue was a missing `await` before fetchUser(); I've added it.";
-        for msg in [
-            "That error is gone now, thanks a ton.",
-            "Right now if it fails once the whole job dies.",
-            "My test was failing because of the timezone, not because of your code.",
-            "My coworker pushed a broken migration and now nobody can deploy.",
-        ] {
-            assert_eq!(rule(msg, prev), None, "{msg}");
-        }
-        assert_eq!(
-            rule("Thanks, but now the page is blank.", prev),
-            Some(FAILURE)
-        );
-        assert_eq!(
-            rule("When I run your script it fails with KeyError.", prev),
-            Some(FAILURE),
-            "'when' reports, it does not suppose"
         );
     }
 

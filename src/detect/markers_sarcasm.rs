@@ -9,8 +9,9 @@ use super::markers::is_cjk;
 use super::markers_reply::{is_word, occurrences, skip_interjection};
 
 /// Praise words that open such a message, in the eight languages.
-const PRAISE: &[&str] = &[
+pub(super) const PRAISE: &[&str] = &[
     "great",
+    "cool",
     "wow",
     "perfect",
     "awesome",
@@ -94,6 +95,8 @@ const NEGATION: &[&str] = &[
     "не",
     "ничего",
     "нет",
+    "aucun",
+    "aucune",
 ];
 const NEGATION_CJK: &[&str] = &["不", "没", "沒", "ない", "ません"];
 
@@ -249,6 +252,14 @@ pub fn sarcasm(t: &str) -> Option<(usize, usize)> {
             .find(['.', '!', '。', '！', ';', '；'])
             .unwrap_or(after.len()),
     )?;
+    bad_news(clause).then_some((off, off + praise.len() + at + now.len()))
+}
+
+/// Whether the clause after "now" (or after a "but") tells of something
+/// broken: a negation or a sweeping word ("none of the tests even compile",
+/// "on every page"), and not a request ("now add the tests") or news that
+/// something works ("now all the tests pass").
+pub(super) fn bad_news(clause: &str) -> bool {
     let first = clause
         .split(|c: char| !is_word(c))
         .find(|w| !w.is_empty())
@@ -260,9 +271,13 @@ pub fn sarcasm(t: &str) -> Option<(usize, usize)> {
     let any = |words: &[&str], cjk: &[&str]| {
         words.iter().any(|w| has(clause, w)) || cjk.iter().any(|w| clause.contains(w))
     };
-    let negated = any(NEGATION, NEGATION_CJK) || clause.contains("n't");
+    // "n'arrive", "n'est": French negation joined to its verb.
+    let elided = clause
+        .split(|c: char| !is_word(c))
+        .any(|w| w.starts_with("n'"));
+    let negated = any(NEGATION, NEGATION_CJK) || clause.contains("n't") || elided;
     let swept = any(SWEEP, SWEEP_CJK) && !WORKS.iter().any(|w| has(clause, w));
-    (!opens_request && (negated || swept)).then_some((off, off + praise.len() + at + now.len()))
+    !opens_request && (negated || swept)
 }
 
 #[cfg(test)]

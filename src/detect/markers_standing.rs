@@ -71,6 +71,19 @@ pub fn standing_orders(t: &str) -> Vec<usize> {
 /// Whether a clause opens with a standing order.
 fn orders(clause: &str) -> bool {
     let s = clause.trim_start_matches(|c: char| !c.is_alphanumeric());
+    // "please never touch the migrations folder": a polite order still is one.
+    let s = [
+        "please ",
+        "pls ",
+        "bitte ",
+        "por favor, ",
+        "por favor ",
+        "пожалуйста, ",
+        "пожалуйста ",
+    ]
+    .iter()
+    .find_map(|p| s.strip_prefix(p))
+    .unwrap_or(s);
     let Some(opener) = OPENERS.iter().find(|o| s.starts_with(**o)) else {
         return false;
     };
@@ -150,6 +163,7 @@ mod tests {
             "i prefer pytest over unittest, use it for all tests.",
             "每次改代码之前先给我看diff,别直接commit",
             "for every pr you open in this repo, tag @maria as reviewer",
+            "please never touch the migrations folder without asking me first",
         ] {
             assert_eq!(standing_orders(t).len(), 1, "{t}");
         }

@@ -1,0 +1,721 @@
+//! Pushback that doubts the previous answer or says the answers go in
+//! circles (`markers_reply.rs` calls these rules; they fire only on a
+//! reply):
+//!
+//! - **doubt**: "Are you sure?", "That doesn't sound right", "I believe
+//!   that's not accurate", "that can't be right", "no me cuadra", "Klingt
+//!   komisch", "好像有问题", "違う気がします"; a surprise that opens the reply
+//!   and is not followed by praise ("Really? I thought Canberra was the
+//!   capital", "Точно?", while "really? that's great" is thanks); a negative
+//!   question or an "I thought …?" opening a sentence ("wait, isnt n log n
+//!   the lower bound?", "Ich dachte git stash nimmt untracked files nicht
+//!   mit?"); the docs cited against the answer ("my docs say 0.12 removed
+//!   that flag", "la doc dice que…"); "I don't think" before a word or a
+//!   number of the answer ("I don't think 17 x 24 is 418");
+//! - **circles**: "you're going in circles", "Ты зациклился", "tu tournes en
+//!   rond", "you already suggested that", "the same code you gave me".
+//!
+//! Not when the doubt is only supposed ("if that doesn't look right, …"),
+//! quoted as UI text ("a dialog that asks 'are you sure?'"), or comes with
+//! a go-ahead ("are you sure you can book two seats at once? if so, do it").
+
+use std::sync::OnceLock;
+
+use super::markers_failure::{REQUEST, supposed};
+use super::markers_frames::{Frame, Frames, listed, words_from};
+use super::markers_reply::{Previous, in_question, is_word, skip_interjection};
+use super::markers_sarcasm::PRAISE;
+use crate::text::KeywordBag;
+
+/// Reported as the hit's phrase.
+pub const DOUBT: &str = "(doubts the previous answer)";
+pub const CIRCLES: &str = "(says the answers go in circles)";
+
+/// Doubt anywhere in a reply.
+static DOUBTS: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "are you|are u|r u|r you / |really|absolutely|completely|100% / \
+               sure|certain|positive",
+    },
+    Frame {
+        lang: "en",
+        text: "you sure|u sure|you certain / ?|about that|about this|about it",
+    },
+    Frame {
+        lang: "en",
+        text: "that|this|it|which|your answer|that answer|the answer|the math|your math|\
+               those numbers|these numbers|that number / |just|really|still / \
+               doesn't|does not|doesnt|don't|dont|do not / sound|look|seem / \
+               right|correct|accurate|true|quite right|plausible",
+    },
+    Frame {
+        lang: "en",
+        text: "that|this|which|your answer|that answer|the answer|the math|your math|\
+               that number / sounds|looks|seems / wrong|off|incorrect|inaccurate|fishy|\
+               suspicious|a bit off|a little off|way off|too high|too low",
+    },
+    Frame {
+        lang: "en",
+        text: "that|this|it|which|that answer|your answer|the answer / \
+               can't|cannot|can not|cant|couldn't|couldnt / \
+               be right|be correct|be true|be accurate|be the case",
+    },
+    Frame {
+        lang: "en",
+        text: "that's|thats|that is|this is|it's|it is|your answer is|the answer is|\
+               that answer is|that number is / not accurate|inaccurate|not true|untrue|\
+               not correct|not quite accurate|not entirely accurate|not entirely correct|\
+               not entirely true|not exactly right|not how it works|not how that works|outdated",
+    },
+    Frame {
+        lang: "en",
+        text: "i don't think|i dont think|i do not think|i doubt / \
+               that's|thats|that is|this is|it's|it is|you're|you are / \
+               right|correct|accurate|true|the case|how it works",
+    },
+    Frame {
+        lang: "en",
+        text: "i'm not sure|im not sure|i am not sure|not sure|i'm not convinced / \
+               that's|thats|that is|this is|it's|it is|you're|you are / \
+               right|correct|accurate|true",
+    },
+    Frame {
+        lang: "en",
+        text: "i believe|i think|i'm pretty sure|im pretty sure|i'm fairly sure|\
+               i am pretty sure|pretty sure / \
+               that's|thats|that is|this is|it's|it is|you're|you are / \
+               not accurate|not correct|not right|not true|incorrect|inaccurate|mistaken|\
+               a mistake|outdated|not the case|not how it works",
+    },
+    Frame {
+        lang: "en",
+        text: "you're mistaken|you are mistaken|youre mistaken|you miscalculated|you misread|\
+               you misremembered|you got that wrong|you have that wrong|you've got that wrong|\
+               you've got it wrong|doesn't add up|don't add up|doesnt add up|i doubt it|\
+               i doubt that",
+    },
+    Frame {
+        lang: "en",
+        text: "i'm not|im not|i am not / so sure|convinced / about that|about this|of that|\
+               that's right|that's correct",
+    },
+    Frame {
+        lang: "en",
+        text: "that's not how|thats not how|that is not how|that isn't how|\
+               it doesn't work like that|it doesn't work that way|i'm not sure about that|\
+               remember it differently|recall it differently|i remember it being|\
+               it's the other way around|it is the other way around|it's the opposite|\
+               is the other way around|was the other way around|other way around?|\
+               other way round?|contradicts what you|you contradict|contradicting yourself|\
+               you said the opposite",
+    },
+    Frame {
+        lang: "en",
+        text: "that's not|thats not|that is not|that isn't|that's the opposite of / \
+               what i read|what i've read|what i heard|what i was told|what i learned|\
+               what i remember",
+    },
+    Frame {
+        lang: "es",
+        text: "estás|estas|está|esta / |completamente|totalmente / seguro|segura",
+    },
+    Frame {
+        lang: "es",
+        text: "eso|esto|esa respuesta|lo que dices / no suena|no parece|no me parece|no me suena / \
+               bien|correcto|correcta|cierto|verdad|real",
+    },
+    Frame {
+        lang: "es",
+        text: "no creo que|dudo que / sea|eso sea|esto sea|esté|eso esté / \
+               así|correcto|correcta|cierto|verdad|bien",
+    },
+    Frame {
+        lang: "es",
+        text: "seguro que / eso|esto|es|está",
+    },
+    Frame {
+        lang: "es",
+        text: "es al revés|es lo contrario|al revés?|te contradices|contradice lo que|\
+               no me cuadra|no cuadra|no me convence|te equivocas|creo que no es así|\
+               creo que no es correcto|me parece que no es así|no es exacto|no es del todo cierto",
+    },
+    Frame {
+        lang: "de",
+        text: "bist du|sind sie / |dir|sich / |da|wirklich|ganz / sicher",
+    },
+    Frame {
+        lang: "de",
+        text: "das|es|dies / klingt|scheint|sieht / |mir / nicht richtig|falsch|komisch|seltsam|\
+               merkwürdig|nicht plausibel|unplausibel|nicht korrekt",
+    },
+    Frame {
+        lang: "de",
+        text: "klingt|scheint mir / komisch|seltsam|merkwürdig|falsch|nicht richtig|\
+               nicht plausibel|unplausibel",
+    },
+    Frame {
+        lang: "de",
+        text: "ich glaube nicht, dass|ich glaube nicht dass|ich denke nicht, dass|\
+               ich denke nicht dass|ich bezweifle, dass|ich bezweifle dass / das|es|dies / \
+               stimmt|richtig ist|korrekt ist|so ist|wahr ist",
+    },
+    Frame {
+        lang: "de",
+        text: "ist umgekehrt|genau umgekehrt|eher umgekehrt|nicht umgekehrt|widerspricht|\
+               widersprichst|das kann nicht sein|kann nicht stimmen|kann nicht richtig sein|\
+               das stimmt doch nicht|stimmt das wirklich|da irrst du",
+    },
+    Frame {
+        lang: "fr",
+        text: "tu es|t'es|vous êtes|es-tu|êtes-vous|tu en es|vous en êtes / |vraiment|bien / \
+               sûr|sûre|sûrs|certain|certaine|sur ?|sur?",
+    },
+    Frame {
+        lang: "fr",
+        text: "ça|ca|cela|c'est / ne me semble pas|me semble pas|ne semble pas|ne paraît pas|\
+               me paraît pas / juste|correct|exact|vrai|bon|logique",
+    },
+    Frame {
+        lang: "fr",
+        text: "ça|ca|cela / me paraît|me semble|paraît|semble|sonne / \
+               faux|bizarre|louche|étrange|incorrect|douteux",
+    },
+    Frame {
+        lang: "fr",
+        text: "je ne pense pas que|je pense pas que|je ne crois pas que|je crois pas que / \
+               ce soit|ça soit|cela soit / juste|correct|exact|vrai|bon|le cas",
+    },
+    Frame {
+        lang: "fr",
+        text: "je ne suis pas sûr que|je suis pas sûr que|pas sûr que / \
+               ce soit|ça soit|c'est|ça marche",
+    },
+    Frame {
+        lang: "fr",
+        text: "c'est l'inverse|c'est le contraire|c'est plutôt l'inverse|tu te contredis|\
+               contredit ce que|ça ne colle pas|ça colle pas|ca colle pas|ce n'est pas exact|c'est inexact|\
+               c'est pas exact|c'est pas vrai|ce n'est pas vrai|tu te trompes",
+    },
+    Frame {
+        lang: "pt",
+        text: "é o contrário|é ao contrário|é o inverso|se contradizendo|contradiz o que|\
+               tem certeza|tens certeza|tem a certeza|tens a certeza|não é bem assim|\
+               nao é bem assim|nao e bem assim|não é assim|não bate|não está batendo|\
+               se enganou|você se confundiu",
+    },
+    Frame {
+        lang: "pt",
+        text: "isso|isto|essa resposta / não parece|nao parece|não me parece|não soa / \
+               certo|correto|verdade|real",
+    },
+    Frame {
+        lang: "pt",
+        text: "acho que|eu acho que / |isso / não é|nao é|nao e|não está|nao esta / \
+               certo|correto|verdade|assim",
+    },
+    Frame {
+        lang: "ru",
+        text: "ты|вы / |точно|правда / уверен|уверена|уверены",
+    },
+    Frame {
+        lang: "ru",
+        text: "не думаю, что|не думаю что|сомневаюсь, что|сомневаюсь что / \
+               это|так|ты прав|вы правы",
+    },
+    Frame {
+        lang: "ru",
+        text: "это наоборот|всё наоборот|как раз наоборот|вроде наоборот|не наоборот|\
+               противоречит|противоречишь|по-моему, это не так|по-моему это не так|по-моему, это неправильно|\
+               не похоже на правду|звучит странно|что-то не сходится|не сходится",
+    },
+    Frame {
+        lang: "zh",
+        text: "你确定吗|你确定么|您确定吗|你确定?|你确定是|你确定这|确定吗?|好像不对|好像有问题|\
+               说法有问题|反过来|说反了|是反的|自相矛盾|前后矛盾|你是不是搞错|你是不是弄错|你搞错了|\
+               你弄错了|你记错了|你算错了|你说错了|不太对|不对吧|有点不对|感觉不对|似乎不对|应该不是|我记得不是|难道不是|不应该是",
+    },
+    Frame {
+        lang: "ja",
+        text: "確かですか|違う気がし|違うような気が|間違ってる気が|間違っている気が|正しくない気が|\
+               逆じゃない|逆では|間違っていませんか|間違ってませんか|違っていませんか|違いませんか|\
+               正しくないと思|矛盾して|じゃなかったですか|じゃなかったっけ|ではなかったですか|\
+               ではなかったでしょうか|だったはずでは|のはずでは|おかしくないですか|おかしくない?|おかしいと思|変じゃないですか",
+    },
+];
+
+/// The answers go in circles.
+static CIRCLING: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "going|running|spinning|walking|moving|talking / |round|around / in circles|in a circle",
+    },
+    Frame {
+        lang: "en",
+        text: "you're|you are|youre|we're|we are|you keep|we keep|you seem / \
+               |just|stuck|to be|to be stuck / looping|in a loop|going back and forth|\
+               flip-flopping|flip flopping|flipping|switching back and forth|repeating yourself|\
+               back to|back where we started",
+    },
+    Frame {
+        lang: "en",
+        text: "you|you've|you have|we|we've|we have|i|i've|i have / already / \
+               suggested|tried|said|proposed|recommended|gave me|did / that|this|it|the same|exactly",
+    },
+    Frame {
+        lang: "en",
+        text: "the same|exactly the same / code|thing|answer|solution|suggestion|fix|steps|\
+               command|script|advice|version / |that|as / \
+               you gave|you suggested|you sent|you posted|you wrote|before|last time",
+    },
+    Frame {
+        lang: "en",
+        text: "you're|you are|youre|you keep|you just keep / repeating|saying / \
+               the same|yourself|that again",
+    },
+    Frame {
+        lang: "en",
+        text: "you|you've / |literally|just / suggested|proposed|said|told me|gave me|tried|\
+               recommended / that|this|exactly this|the same thing|the same|it / |already / \
+               already|before|earlier|twice|an hour ago|yesterday|minutes ago|a minute ago|\
+               last time",
+    },
+    Frame {
+        lang: "en",
+        text: "been through this|been over this|gone over this|went through this|\
+               covered this already|already did this|answers ago|messages ago|replies ago|\
+               responses ago|this is circular|\
+               that's circular|it's circular|back to square one|we've been here before|round and round|same loop|\
+               this is where we started",
+    },
+    Frame {
+        lang: "es",
+        text: "en círculos|en circulos|en círculo|en bucle|dando vueltas|ya lo probamos|ya lo probé|\
+               ya lo intentamos|ya lo intenté|ya me lo dijiste|ya me dijiste eso|te repites|\
+               estás repitiendo|otra vez lo mismo|otra vez con lo mismo|otra vez con eso|\
+               la misma solución|la misma sugerencia|una y otra vez|me repites|otra vez me dices|\
+               otra vez me pides|me vuelves a decir|vuelves a sugerir|volvemos a lo mismo|volvimos al principio",
+    },
+    Frame {
+        lang: "de",
+        text: "im kreis|in einer schleife|in der schleife|wiederholst dich|das hattest du|\
+               das hatten wir|schon versucht|schon probiert|wieder am anfang|wieder bei null|\
+               wieder dasselbe|wieder das gleiche|dieselbe lösung|die gleiche lösung|\
+               denselben vorschlag|den gleichen vorschlag|schon vorgeschlagen|\
+               schon wieder dasselbe|immer wieder dasselbe|immer wieder das gleiche",
+    },
+    Frame {
+        lang: "fr",
+        text: "tourne en rond|tournes en rond|tournez en rond|tourner en rond|tournons en rond|\
+               tourne en boucle|tu boucles|vous bouclez|tu te répètes|vous vous répétez|\
+               encore la même chose|toujours la même chose|la même solution|tu m'as déjà|\
+               tu me l'as déjà dit|tu l'as déjà dit|ce que tu m'as dit il y a|tu m'as dit ça il y a|\
+               déjà essayé|déjà proposé|retour à la case départ|au point de départ",
+    },
+    Frame {
+        lang: "pt",
+        text: "em círculos|em circulos|dando voltas|em loop|repetindo a mesma coisa|\
+               se repetindo|está repetindo|ta repetindo|tá repetindo|já tentei isso|\
+               já tentamos isso|já sugeriu|já falou isso|já disse isso|de novo a mesma|\
+               a mesma coisa de novo|mesma solução|mesma sugestão|estaca zero|voltamos ao início",
+    },
+    Frame {
+        lang: "ru",
+        text: "зациклился|зациклилась|зациклились|зацикливаешься|зациклило|по кругу|\
+               повторяешься|повторяетесь|снова одно и то же|опять одно и то же|уже предлагал|\
+               уже пробовали|уже проходили|уже обсуждали|ты это уже|это уже было|снова то же|тот же совет|то же решение|уже пробовал|уже было|замкнутый круг",
+    },
+    Frame {
+        lang: "zh",
+        text: "兜圈子|绕圈子|原地打转|绕回来|绕回去|又回到|你已经说过|你上面已经说过|上面说过|已经试过|\
+               一直重复|又在重复|你在重复|一直在重复|同样的方案|同样的建议|同样的办法|你之前说过|又是这个|还是这个方案|老一套|翻来覆去|车轱辘话",
+    },
+    Frame {
+        lang: "ja",
+        text: "堂々巡り|堂々めぐり|ループして|同じことの繰り返し|同じことを繰り返|振り出しに戻|\
+               さっきと同じ|さっきも同じ|また同じ提案|前にも同じ|同じことを言って|同じことばかり|\
+               また同じこと|またその話|また同じ話|前と同じ提案|同じ提案|もう試しました",
+    },
+];
+
+/// A surprise or "sure?" that opens a reply: doubt unless praise follows.
+static SURPRISE: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "really|seriously|huh|sure|you sure|seguro|en serio|de verdad|sicher|wirklich|echt|\
+               ernsthaft|vraiment|sérieux|ah bon|sûr|sério|serio|é mesmo|certeza|точно|правда|\
+               серьёзно|серьезно|уверен|уверена|source|says who|hä|hein|quê|что|what|eh|啊|え|えっ / ?",
+    },
+    Frame {
+        lang: "en",
+        text: "no way|no chance",
+    },
+    Frame {
+        lang: "en",
+        text: "wait what",
+    },
+    Frame {
+        lang: "en",
+        text: "is that|is this / right|correct|true|accurate / ?",
+    },
+    Frame {
+        lang: "zh",
+        text: "真的吗|真的?|确定吗|是吗?|本当ですか|本当に?|ほんとに?|本当?|マジで?",
+    },
+];
+
+/// Praise, thanks or a go-ahead after a surprise: "really? that's great".
+static GLAD: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "good|glad|cool|amazing|thanks|thank|yay|ok|okay|qué bien|que bien|gracias|danke|\
+               merci|que bom|obrigado|obrigada|спасибо|здорово|ура",
+    },
+    Frame {
+        lang: "zh",
+        text: "好的|谢谢|太棒|太好|助かり|よかった|ありがとう|嬉しい",
+    },
+];
+
+/// A go-ahead in the same message makes a doubt a question before acting:
+/// "are you sure you can book two seats at once? if so, do it".
+static GO_AHEAD: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "if so|if yes|if you can|go ahead|do it|si es así|si es asi|si oui|se sim|wenn ja|\
+               если да",
+    },
+    Frame {
+        lang: "zh",
+        text: "如果可以|可能なら",
+    },
+];
+
+/// Words before a doubt that quote it as text: "a dialog that asks 'are you
+/// sure?'", "the prompt says 'are you sure'".
+const QUOTING: &str = "ask|asks|asking|say|says|saying|prompt|dialog|dialogue|popup|message|\
+                       text|label|button|confirm|confirmation|modal|alert";
+
+/// Sentence openers that ask or request: a docs citation in "what do the
+/// docs say about…?" asks.
+const ASKING: &str = "what|how|why|where|which|can|could|would|do|does|did|is|are|qué|que|was|\
+                      quoi|o|что|где";
+
+/// Sources cited against the answer; a say verb must follow.
+static DOCS: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "docs|doc|documentation|manual|man page|readme|changelog|release notes|the spec|mdn|\
+               wikipedia|documentación|doku|dokumentation|documentação|доке|документации|\
+               документация|my lease|my contract|my ticket|my receipt",
+    },
+    Frame {
+        lang: "zh",
+        text: "文档写|文档说|文档里写|文档上写|ドキュメントには|公式には",
+    },
+];
+const SAYS: &str = "say|says|said|state|states|show|shows|mention|mentions|claim|claims|\
+                    recommend|recommends|dice|dicen|pone|indica|sagt|steht|schreibt|dit|disent|\
+                    indique|précise|recommande|diz|dizem|mostra|написано|говорится|сказано|пишут|\
+                    утверждает";
+
+/// "I don't think …" before a word or number of the answer.
+static DISBELIEF: &[Frame] = &[Frame {
+    lang: "en",
+    text: "i'm pretty sure|im pretty sure|i am pretty sure|pretty sure|i'm fairly sure|\
+           i'm quite sure|i'm almost sure|estoy casi seguro|estoy bastante seguro|\
+           ich bin ziemlich sicher|ich bin mir ziemlich sicher|je suis presque sûr|\
+           je suis quasi sûr|tenho quase certeza|я почти уверен|я почти уверена|i don't think|i dont think|i do not think|i doubt|no creo que|ich glaube nicht|\
+           ich denke nicht|ich bezweifle|je ne pense pas|je pense pas|je ne crois pas|\
+           je crois pas|não acho que|nao acho que|acho que não|acho que nao|не думаю|сомневаюсь",
+}];
+
+/// What follows "I don't think" when it is about the user, answers a
+/// question or judges relevance: "I don't think I have a patient ID", "I
+/// don't think so", "I don't think that's relevant" (the doubt frames read
+/// "I don't think that's right").
+const OWN: &str = "i|i'm|im|i've|i'd|i'll|we|we're|so|you|he|she|they|my|our|there|that's|\
+                   thats|that|it's|its|it|this|yo|ich|wir|je|eu|я|мы|que|dass";
+
+/// A negative question, or "I thought …?", opening a sentence.
+static ASKS_BACK: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "isn't|isnt|wasn't|wasnt|shouldn't|shouldnt|aren't|arent|didn't you|didnt you|\
+               don't you|dont you|wouldn't that|won't that|i thought|i always thought",
+    },
+    Frame {
+        lang: "es",
+        text: "no es|no era|no debería|no sería|no se supone|yo pensaba|pensaba que|creía que|\
+               tenía entendido|yo tenía entendido",
+    },
+    Frame {
+        lang: "de",
+        text: "ist das nicht|ist es nicht|war das nicht|war es nicht|müsste das nicht|\
+               müsste es nicht|sollte das nicht|sollte es nicht|wäre es nicht|ich dachte",
+    },
+    Frame {
+        lang: "fr",
+        text: "ce n'est pas|c'est pas plutôt|ce ne serait pas|ça ne devrait pas|\
+               n'est-ce pas plutôt|je croyais|je pensais",
+    },
+    Frame {
+        lang: "pt",
+        text: "não seria|não era|não deveria|nao seria|nao era|eu achava|achava que|eu pensei que",
+    },
+    Frame {
+        lang: "ru",
+        text: "разве|а разве|я думал|я думала|мне казалось",
+    },
+    Frame {
+        lang: "zh",
+        text: "我以为|我记得|难道|不是应该",
+    },
+];
+
+/// A negative question that asks for more rather than doubting: "Isn't
+/// there anything you can do?".
+const MORE: &str = "there|anything|any|anyone|someone|hay|gibt|existe";
+
+/// Interjections and conjunctions that may come before an opening.
+const LEAD: &str = "but|and|so|wait|hmm|hm|um|uh|oh|ah|huh|mmm|well|pero|aber|mais|mas|но|а|и|ну|\
+                    хм|euh|bon|pues|ué";
+
+/// The frame lists, indexed once.
+struct Lists {
+    doubts: Frames,
+    circling: Frames,
+    surprise: Frames,
+    glad: Frames,
+    go_ahead: Frames,
+    docs: Frames,
+    disbelief: Frames,
+    asks_back: Frames,
+}
+
+fn lists() -> &'static Lists {
+    static LISTS: OnceLock<Lists> = OnceLock::new();
+    LISTS.get_or_init(|| Lists {
+        doubts: Frames::new(DOUBTS),
+        circling: Frames::new(CIRCLING),
+        surprise: Frames::new(SURPRISE),
+        glad: Frames::new(GLAD),
+        go_ahead: Frames::new(GO_AHEAD),
+        docs: Frames::new(DOCS),
+        disbelief: Frames::new(DISBELIEF),
+        asks_back: Frames::new(ASKS_BACK),
+    })
+}
+
+/// The text before byte `at` back to the last sentence mark, at most 120 bytes.
+fn clause_before(t: &str, at: usize) -> &str {
+    let from = t.floor_char_boundary(at.saturating_sub(120));
+    crate::work::add(at - from);
+    let head = t.get(from..at).unwrap_or("");
+    let start = head
+        .rfind(|c: char| ".!?;:\n。！？；¿¡".contains(c))
+        .map_or(0, |i| {
+            i + head[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    head.get(start..).unwrap_or("")
+}
+
+/// Whether byte `at` opens a sentence, after at most interjections and a
+/// "but": "wait, isnt…", "But I thought…".
+fn opens(t: &str, at: usize) -> bool {
+    clause_before(t, at)
+        .split(|c: char| !is_word(c))
+        .filter(|w| !w.is_empty())
+        .all(|w| listed(LEAD, w))
+}
+
+/// Whether the doubt at byte `a` is supposed or quoted.
+fn discounted(t: &str, a: usize) -> bool {
+    let clause = clause_before(t, a);
+    let quoted = clause.trim_end().ends_with(['"', '\'', '`', '«', '“']);
+    let quoting = clause
+        .split(|c: char| !is_word(c))
+        .rev()
+        .filter(|w| !w.is_empty())
+        .take(4)
+        .any(|w| listed(QUOTING, w));
+    quoted || quoting || supposed(clause, clause.len())
+}
+
+/// Whether a message gives a go-ahead: "if so, do it", "go ahead".
+pub(super) fn go_ahead(t: &str) -> bool {
+    lists().go_ahead.any(t)
+}
+
+/// Whether a message praises or thanks: "Isn't it great? Works perfectly".
+pub(super) fn glad(t: &str) -> bool {
+    t.split(|c: char| !is_word(c)).any(|w| PRAISE.contains(&w)) || lists().glad.any(t)
+}
+
+/// A surprise opening the reply, not followed by praise or thanks.
+fn surprised(t: &str) -> Option<(usize, usize)> {
+    let t0 = skip_interjection(t.trim_start_matches(|c: char| !c.is_alphanumeric()));
+    let off = t.len() - t0.len();
+    let (0, end) = lists().surprise.find(t0, |a, _| a == 0)? else {
+        return None;
+    };
+    let rest = t0.get(end..).unwrap_or("");
+    // "Oh, really? How about economy instead?" moves on to a new request.
+    let first = words_from(rest, 0, 1).next().unwrap_or("");
+    let moves_on = REQUEST.contains(&first) || listed("what|let's|lets|maybe|then", first);
+    (!glad(rest) && !lists().go_ahead.any(rest) && !moves_on).then_some((off, off + end))
+}
+
+/// A docs citation: the source, then a say verb within four words (or a
+/// Chinese or Japanese citation), in a sentence that does not ask.
+fn cites_docs(t: &str) -> Option<(usize, usize)> {
+    lists().docs.find(t, |a, b| {
+        let cjk = t
+            .get(a..b)
+            .is_some_and(|s| !s.is_ascii() && !s.contains(' '))
+            && {
+                t.get(a..)
+                    .and_then(|s| s.chars().next())
+                    .is_some_and(super::markers::is_cjk)
+            };
+        let says = cjk || words_from(t, b, 4).any(|w| listed(SAYS, w));
+        let asked = in_question(t, a) && {
+            let clause = clause_before(t, a);
+            let first = clause.split(|c: char| !is_word(c)).find(|w| !w.is_empty());
+            first.is_some_and(|w| listed(ASKING, w))
+        };
+        says && !asked && !discounted(t, a)
+    })
+}
+
+/// "I don't think" with a word or a number of the answer in the next six
+/// words, about the answer rather than the user.
+fn disbelieves(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
+    lists().disbelief.find(t, |a, b| {
+        let own = words_from(t, b, 1).next().is_none_or(|w| listed(OWN, w));
+        !own && !discounted(t, a)
+            && words_from(t, b, 6).any(|w| {
+                w.bytes().any(|c| c.is_ascii_digit())
+                    || KeywordBag::first_stem(w).is_some_and(|s| prev.keywords.contains_stem(&s))
+            })
+    })
+}
+
+/// The doubt rule: its span in normalised reply `t`.
+pub fn doubt(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
+    let lists = lists();
+    if lists.go_ahead.any(t) {
+        return None;
+    }
+    lists
+        .doubts
+        .find(t, |a, _| !discounted(t, a))
+        .or_else(|| surprised(t))
+        .or_else(|| {
+            lists.asks_back.find(t, |a, b| {
+                let more = words_from(t, b, 1).any(|w| listed(MORE, w));
+                opens(t, a) && in_question(t, a) && !more && !glad(t)
+            })
+        })
+        .or_else(|| cites_docs(t))
+        .or_else(|| disbelieves(t, prev))
+}
+
+/// The circling rule: its span in normalised reply `t`.
+pub fn circles(t: &str) -> Option<(usize, usize)> {
+    lists().circling.find(t, |a, _| {
+        let clause = clause_before(t, a);
+        !supposed(clause, clause.len()) && !clause.ends_with("as ")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::markers_frames::tests::{check, fires};
+
+    #[test]
+    fn doubt_is_heard_in_every_language() {
+        let fact = "Sydney is the capital of Australia; the tower is 250 m tall.";
+        for msg in [
+            "That doesn't sound right.",
+            "Are you sure?",
+            "Really? I thought Canberra was the capital",
+            "I believe that's not accurate. It ended in March",
+            "that can't be right, it's 330 m",
+            "wait, isnt canberra the capital?",
+            "hmm, my docs say the tower is 330 m",
+            "I don't think 17 x 24 is 418",
+            "¿Seguro? Yo tenía entendido que es Canberra",
+            "mmm eso no me cuadra",
+            "Bist du sicher? Laut Karte nicht",
+            "Klingt komisch. Ich dachte, es ist Canberra?",
+            "T'es sûr ? Je croyais que c'était Canberra",
+            "Tem certeza? Pelo que eu sei é Canberra",
+            "Точно? Я думал, Канберра",
+            "你确定吗？",
+            "这个说法好像有问题",
+            "本当ですか？キャンベラだと思ってました",
+            "それちょっと違う気がします",
+        ] {
+            assert!(fires(msg, fact), "{msg}");
+        }
+    }
+
+    #[test]
+    fn praise_a_go_ahead_a_quote_or_an_if_keeps_doubt_quiet() {
+        let done = "Your refund of €84.90 has been processed; I can also book the seats.";
+        for msg in [
+            "really? that's great",
+            "真的吗？那太好了",
+            "sério? que ótimo",
+            "are you sure you can book two seats at once? if so, do it",
+            "Add a dialog that asks 'are you sure?' before deleting",
+            "if that doesn't look right, tell me and I'll tweak it",
+            "What do the docs say about refunds?",
+            "I don't think I have my booking number",
+            "Isn't it great? Works perfectly now",
+            "Isn't there anything else you can do?",
+            "Oh, really? How about downgrading all passengers to economy instead?",
+        ] {
+            assert!(!fires(msg, done), "{msg}");
+        }
+    }
+
+    #[test]
+    fn going_in_circles_is_heard_in_every_language() {
+        let again = "Let's try reinstalling the driver again.";
+        for msg in [
+            "you're going in circles",
+            "you already suggested that, twice. it didnt help",
+            "this is the same code you gave me 3 answers ago",
+            "we're back to the first version again lol",
+            "estás dando vueltas en círculo",
+            "Du drehst dich im Kreis",
+            "tu tournes en rond là",
+            "vc ta repetindo a mesma coisa",
+            "Ты зациклился",
+            "你又绕回来了",
+            "さっきと同じ提案ですよね…",
+        ] {
+            assert!(fires(msg, again), "{msg}");
+        }
+        assert!(!fires("As you already said, the driver is fine.", again));
+    }
+
+    #[test]
+    fn frames_are_written_as_normalised_text() {
+        for (name, frames) in [
+            ("doubts", DOUBTS),
+            ("circling", CIRCLING),
+            ("surprise", SURPRISE),
+            ("glad", GLAD),
+            ("go ahead", GO_AHEAD),
+            ("docs", DOCS),
+            ("disbelief", DISBELIEF),
+            ("asks back", ASKS_BACK),
+        ] {
+            check(name, frames);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! A redirect away from a word of the previous answer, written without the
+//! comma the contrast rule (`markers_reply.rs`) looks for: a reply that
+//! opens by negating it ("not login, the signup function", "não era essa
+//! planilha, era a de junho", "nicht die Tabelle, …") or an English "X not
+//! Y" ("i meant the staging db not prod"). Only when the answer asked
+//! nothing ("Deploy now?" — "Not now" answers), and never after a verb or
+//! an auxiliary ("it's not working" is for the failure rules, "I do not
+//! want" for the refusals).
+//!
+//! And a clause that opens by saying what the user meant ("I meant the
+//! staging db", "non je parlais du fichier de prod", "Я имел в виду другой
+//! файл"), unless it thanks ("je voulais dire merci") or follows a word
+//! ("that's the order I meant").
+
+use std::sync::OnceLock;
+
+use super::markers_doubt::glad;
+use super::markers_frames::{Frame, Frames, listed};
+use super::markers_reply::{Previous, is_word, occurrences, rejected, skip_interjection};
+
+/// Negations that open a redirect.
+const OPENING: &str = "not|não era|não é|nao era|no era|no es|nicht|pas|ce n'est pas|c'est pas";
+
+/// Words after which "not" negates a verb, not a noun: "it's not working",
+/// "do not use", "I'm not sure", "I'd rather not cancel".
+const VERBAL: &str = "is|are|was|were|be|been|am|do|does|did|can|could|will|would|should|shall|\
+                      may|might|must|have|has|had|it's|its|that's|thats|i'm|im|you're|we're|\
+                      they're|he's|she's|there's|why|or|and|if|but|please|just|still|really|i|\
+                      you|we|they|it|he|she|this|that|so|then|also|yet|certainly|definitely|\
+                      probably|maybe|absolutely|rather|prefer|want|wants|need|needs|hope|try|\
+                      tried|decided|chose|asked|told|said|whether|course|sure|least|better|best";
+
+/// What the user meant, opening a clause.
+static MEANT: &[Frame] = &[Frame {
+    lang: "en",
+    text: "i meant|i was talking about|i was asking about|i was referring to|i'm talking about|\
+           me refería a|me refería al|yo hablaba de|estaba hablando de|ich meinte|ich rede von|\
+           ich sprach von|je parlais de|je parlais du|je parlais des|je voulais dire|\
+           eu quis dizer|eu estava falando d|eu me referia|me referia a|я имел в виду|\
+           я имела в виду|я про другой|я про другую|я говорил про|я говорила про",
+}];
+
+/// Words that may come before a clause opening: "no, I meant…", "sorry, I
+/// meant…", "non je parlais…".
+const LEAD: &str = "no|nope|sorry|oh|oops|wait|hmm|um|uh|but|actually|well|nein|non|não|nao|нет|\
+                    perdón|perdona|pardon|desculpa|sorry|извини|ah|ach|ой";
+
+/// "I meant …" opening a clause, in a message that does not thank.
+fn meant(t: &str) -> Option<(usize, usize)> {
+    static FRAMES: OnceLock<Frames> = OnceLock::new();
+    let frames = FRAMES.get_or_init(|| Frames::new(MEANT));
+    frames
+        .find(t, |a, _| {
+            let head = t
+                .get(t.floor_char_boundary(a.saturating_sub(40))..a)
+                .unwrap_or("");
+            let clause = head
+                .rsplit(['.', '!', '?', ';', ',', ':'])
+                .next()
+                .unwrap_or("");
+            let starts = head.len() < 40 || clause.len() < head.len();
+            starts
+                && clause
+                    .split(|c: char| !is_word(c))
+                    .filter(|w| !w.is_empty())
+                    .all(|w| listed(LEAD, w))
+        })
+        .filter(|_| !glad(t))
+}
+
+/// The span of a redirect in normalised reply `t`.
+pub fn redirect(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
+    if prev.asked {
+        return meant(t);
+    }
+    let t0 = skip_interjection(t.trim_start_matches(|c: char| !c.is_alphanumeric()));
+    let off = t.len() - t0.len();
+    let opening = OPENING.split('|').find_map(|w| {
+        let (0, end) = occurrences(t0, w, true).next()? else {
+            return None;
+        };
+        rejected(t0, end, prev.keywords).map(|stop| (off, off + stop))
+    });
+    opening.or_else(|| meant(t)).or_else(|| {
+        occurrences(t, "not", true).take(8).find_map(|(a, b)| {
+            let before = t.get(..a)?.trim_end();
+            let word_at = before.rfind(|c: char| !is_word(c)).map_or(0, |i| i + 1);
+            let word = before.get(word_at..)?;
+            let noun = !word.is_empty()
+                && before.len() == word_at + word.len()
+                && !listed(VERBAL, word)
+                && !word.ends_with("n't")
+                && !word.ends_with("ly");
+            let question = t.get(b..)?.split(['.', '!', ';']).next()?.contains('?');
+            (noun && !question)
+                .then(|| rejected(t, b, prev.keywords).map(|stop| (a, stop)))
+                .flatten()
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::detect::markers_frames::tests::fires;
+
+    #[test]
+    fn a_negated_word_of_the_answer_opening_a_reply_redirects() {
+        let login = "I added email validation to `login()` in auth.py.";
+        assert!(fires("not login, the signup function", login));
+        assert!(fires(
+            "não era essa planilha, era a de junho",
+            "Atualizei os totais na planilha de maio."
+        ));
+        assert!(fires(
+            "i meant the staging db not prod!!",
+            "I ran the migration on the production database (db-prod-1)."
+        ));
+        // Not when it answers a question, softens, or negates a verb.
+        assert!(!fires("not now", "Shall I run the login migration now?"));
+        assert!(!fires("not just login, the signup function too", login));
+        assert!(!fires(
+            "the login page is not loading yet",
+            "I restyled the page."
+        ));
+        assert!(!fires("it's not login related, just a question", login));
+    }
+
+    #[test]
+    fn what_the_user_meant_opening_a_clause_redirects() {
+        let prev = "J'ai ajouté la variable `API_URL` dans `config/dev.yml`.";
+        for msg in [
+            "non je parlais du fichier de prod, pas celui de dev",
+            "sorry, I meant the prod config",
+            "Я имел в виду другой файл",
+        ] {
+            assert!(fires(msg, prev), "{msg}");
+        }
+        for msg in [
+            "yes, that's the file I meant. thanks",
+            "je voulais dire merci, c'est parfait",
+        ] {
+            assert!(!fires(msg, prev), "{msg}");
+        }
+    }
+}

@@ -1,0 +1,970 @@
+//! Failure reports as real users write them after an answer
+//! (`markers_reply.rs` calls these rules; they fire only on a reply):
+//!
+//! - an **error pasted** on its own or after a few words: a traceback, a
+//!   compiler or shell error ("error[E0502]: …", "npm ERR!", "fatal: …",
+//!   "TypeError: …"), or "i get this error: …", "j'ai cette erreur :",
+//!   "こんなエラーが出ました";
+//! - **nothing changed**: "no difference", "the test output is identical",
+//!   "c'est toujours pareil", "всё так же", "変わらないです";
+//! - **still**: "the charge is still there", "it still shows the old
+//!   value", "sigue saliendo el mismo mensaje";
+//! - **stopped working**: "the page loads forever now", "jetzt startet der
+//!   container gar nicht mehr", "agora nem abre o app";
+//! - **fixed one thing, broke another**: "that fixed the header but now the
+//!   footer overlaps…", "build passes but prod is just a blank white page".
+//!
+//! Quiet when the message changes the topic or is about someone else's or
+//! the user's own older work ("unrelated, but what does this error in my old
+//! cron job mean?"), when the problem is gone ("no errors anymore", "the
+//! 'Failed to compile' was from before I saved"), when nothing changed on
+//! the user's side ("nothing changed on my side, so go ahead"), and when a
+//! pasted error comes with a question that shares no word with the answer.
+
+use std::sync::OnceLock;
+
+use super::markers_doubt::{glad, go_ahead};
+use super::markers_failure::{REQUEST, supposed};
+use super::markers_frames::{Frame, Frames, listed, words_from};
+use super::markers_reply::{Previous, is_word, occurrences};
+use super::markers_sarcasm::bad_news;
+use crate::text::KeywordBag;
+
+/// Strong signs of a pasted error, as tools print them (lowercased).
+const PASTED: &str = "traceback (most recent call last)|exception in thread|npm err!|panicked at|\
+                      segmentation fault|core dumped|command not found|no such file or directory|\
+                      permission denied|connection refused|cannot find module|can't resolve|\
+                      no module named|is not defined|is not a function|cannot read properties|\
+                      cannot read property|unexpected token|unexpected indent|syntax error near|\
+                      undefined reference to|call to undefined|could not find a version|\
+                      unable to resolve|could not resolve|cannot borrow|mismatched types|\
+                      is already allocated|address already in use|refusing to merge|[rejected]|\
+                      non-zero exit|failed (failures=|build failed with|is not assignable to|\
+                      cannot find symbol|failed to load resource|has no attribute|\
+                      cannot be resolved|undefined method|unresolved reference|cannot find name";
+
+/// Words that, followed by `:` (or a code and `:`), print an error:
+/// "TypeError:", "error[E0502]:", "fatal:", "error TS2339:".
+const ERROR_WORDS: &[&str] = &[
+    "*error",
+    "*exception",
+    "fatal",
+    "failure",
+    "fail",
+    "failed",
+    "warning",
+    "ошибка",
+    "erreur",
+    "fehler",
+    "erro",
+];
+
+/// Announcing a paste or a report: "i get this error", "me sale esto:".
+static REPORTS: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "i get|i got|i'm getting|im getting|i am getting|i keep getting|getting|got|i see|\
+               i'm seeing|im seeing|seeing|it gives|it gives me|it gave me|gives me|it throws|\
+               it threw|it shows|it says|it said|it returns|it raises|now i get|now it says|\
+               i receive|i received|ran it, got|ran it and got|ran it, i get / \
+               |this|the|an|a|another|a new|the following|that|this new|a different|some|\
+               following|these / error|errors|exception|traceback|stack trace|error message|\
+               crash|panic|:|`",
+    },
+    Frame {
+        lang: "en",
+        text: "console|terminal|log|logs|output|browser|server|compiler|linter|build|ci|pytest|npm|\
+               cargo / says|shows|prints|printed|gives|throws|returns|reports|spits out|complains / :",
+    },
+    Frame {
+        lang: "es",
+        text: "me sale esto|me sale este error|me sale el error|me sale un error|me da este error|\
+               me da error|me da un error|me tira|me aparece|obtengo este error",
+    },
+    Frame {
+        lang: "de",
+        text: "fehlermeldung:|ich bekomme|ich kriege|bekomme diesen fehler|bekomme den fehler|\
+               kommt dieser fehler|kommt der fehler|kommt folgender fehler|kommt folgende",
+    },
+    Frame {
+        lang: "fr",
+        text: "j'ai cette erreur|j'ai l'erreur|j'ai une erreur|j'obtiens|ça me donne|ça donne|\
+               ça me met|voici l'erreur|me renvoie|ça renvoie|renvoie une erreur|j'ai eu cette erreur|\
+               j'ai eu l'erreur|ça plante avec",
+    },
+    Frame {
+        lang: "pt",
+        text: "deu isso|deu esse erro|deu este erro|deu erro|dá erro|da erro|aparece esse erro|\
+               aparece isso|recebo esse erro",
+    },
+    Frame {
+        lang: "ru",
+        text: "выдаёт|выдает|выдало|пишет ошибку|вылезает|получаю ошибку|падает с ошибкой|\
+               вылетает с ошибкой|выводит ошибку",
+    },
+    Frame {
+        lang: "zh",
+        text: "提示|报了这个错|出现错误|出现了错误|报这个错",
+    },
+    Frame {
+        lang: "ja",
+        text: "エラーが出|エラーになり|エラーになる|と出ます|って出ます|と表示され",
+    },
+];
+
+/// Nothing changed after the answer.
+static UNCHANGED: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "nothing changed|nothing has changed|nothing's changed|nothing changes|no difference|\
+               didn't change anything|didnt change anything|did not change anything|\
+               doesn't change anything|changed nothing|had no effect|has no effect|no effect|\
+               still the same|same problem|same issue|same behavior|same behaviour|didn't help|\
+               didnt help|doesn't help|doesnt help|same output|same result|same results|\
+               same response|same thing happens|same thing happened|didn't do anything|\
+               didnt do anything|did nothing|did absolutely nothing|no luck|no dice|no joy|\
+               zero difference|zero effect",
+    },
+    Frame {
+        lang: "en",
+        text: "doesn't|didn't|does not|did not|doesnt|didnt / seem to / \
+               have changed anything|change anything|help|have helped|do anything|\
+               have done anything|make a difference|have made a difference|have any effect|\
+               have had any effect|work|have worked|fix it|have fixed it|have fixed anything",
+    },
+    Frame {
+        lang: "en",
+        text: "output|result|results|it|everything|page|error|log / \
+               is|looks|stays|remains|is still|looks exactly / \
+               identical|unchanged|the same|exactly the same",
+    },
+    Frame {
+        lang: "es",
+        text: "no cambió nada|no cambia nada|no ha cambiado nada|nada cambió|nada ha cambiado|\
+               no hay diferencia|ninguna diferencia|igual que antes|lo mismo que antes|\
+               no tuvo efecto|no tiene efecto|el mismo mensaje|el mismo problema|no ha servido|\
+               lo mismo de antes|sin cambios|no hace nada|no hizo nada",
+    },
+    Frame {
+        lang: "de",
+        text: "nichts geändert|ändert nichts|keine veränderung|kein unterschied|keinen unterschied|\
+               genauso wie vorher|gleich wie vorher|keine wirkung|bringt nichts|dasselbe problem|\
+               das gleiche problem|keine änderung.|keine änderung,|keine änderung!|unverändert|\
+               bleibt gleich|ist gleich geblieben|hat nichts bewirkt|tut sich nichts|passiert nichts|\
+               nichts passiert",
+    },
+    Frame {
+        lang: "fr",
+        text: "rien ne change|ça n'a rien changé|ca n'a rien changé|ça ne change rien|\
+               aucun changement|aucune différence|pas de différence|toujours pareil|c'est pareil|\
+               pareil qu'avant|aucun effet|sans effet|le même problème|même problème|\
+               ça n'a rien donné|ça ne donne rien|aucune amélioration|pas d'amélioration|\
+               rien de changé|inchangé|il ne se passe rien|rien ne se passe",
+    },
+    Frame {
+        lang: "pt",
+        text: "nada mudou|não mudou nada|nao mudou nada|nenhuma diferença|nenhuma mudança|\
+               sem diferença|não fez diferença|não fez nenhuma diferença|continua igual|\
+               continua a mesma coisa|igual a antes|não teve efeito|sem efeito|mesmo problema|\
+               do mesmo jeito|nada aconteceu|não acontece nada|não aconteceu nada|não fez nada|\
+               sem mudança|a mesma coisa de antes",
+    },
+    Frame {
+        lang: "ru",
+        text: "ничего не меняется|без изменений|никакой разницы|всё так же|все так же|\
+               всё то же самое|все то же самое|эффекта нет|никакого эффекта|та же проблема|\
+               ничего не произошло|ничего не происходит|без толку|толку нет|толку ноль|как было|\
+               так и осталось|осталось так же|всё как было|все как было",
+    },
+    Frame {
+        lang: "zh",
+        text: "没有变化|没什么变化|一点变化都没有|没区别|没有区别|还是老样子|跟之前一样|和之前一样|\
+               跟原来一样|和原来一样|没效果|没有效果|没啥变化|毫无变化|没任何变化|还是那样|没什么用|\
+               没啥用|没有用|一点用没有|什么都没变|啥也没变",
+    },
+    Frame {
+        lang: "ja",
+        text: "変わらない|変わりません|変化なし|変化がない|変化がありません|何も変わって|前と同じ|\
+               以前と同じ|効果がない|効果なし|効果がありません|変化ありません|同じ結果|結果が同じ|\
+               結果は同じ|変わっていません|変わってません|何も起きない|何も起こらない|反応がない|\
+               反応しません",
+    },
+];
+
+/// A problem still there after the answer: "still" and what persists.
+static PERSISTS: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "still / there|happening|happens|shows|showing|shows up|showing up|appears|\
+               appearing|occurs|the same|same|no luck|no joy|nothing|no change|getting|seeing|\
+               get|see|returns|returning|prints|printing|outputs|gives|giving|says|saying|\
+               throws|throwing|raises|complains|hangs|hanging|freezes|loops|looping|stuck|blank|\
+               empty|down|missing|squished|red|drops|dropping|crashes|climbs|leaks|charged|\
+               an issue|a problem|errors|erroring|times out|timing out|overlaps|cut off|\
+               truncated|duplicated|uses the old|using the old|on the old|points to|ignores|\
+               doesn't|does not|doesnt|don't|dont|can't|cant|cannot|won't|wont|isn't|isnt|\
+               aren't|not|no|haven't received|hasn't arrived|haven't gotten|haven't got|\
+               404|500|502|503|403|401|400",
+    },
+    Frame {
+        lang: "es",
+        text: "sigue|siguen|todavía|todavia|aún / saliendo|apareciendo|dando|mostrando|ahí|\
+               pasando|ocurriendo|sin|roto|vacío|vacía|en blanco|colgado|cargando|el mismo|\
+               la misma|lo mismo|sale|aparece|está ahí|no",
+    },
+    Frame {
+        lang: "de",
+        text: "immer noch|noch immer|weiterhin|nach wie vor / da|dasselbe|das gleiche|derselbe|\
+               dieselbe|der gleiche|die gleiche|gleich|leer|nichts|kein|keine|nicht|vorhanden|\
+               sichtbar|rot|kaputt|falsch|langsam|zu sehen",
+    },
+    Frame {
+        lang: "de",
+        text: "bekomme|sehe|kommt|erscheint|zeigt|habe / immer noch",
+    },
+    Frame {
+        lang: "fr",
+        text: "toujours|encore / là|le même|la même|la meme|le meme|les mêmes|rien|pas|aucun|\
+               aucune|vide|affiché|présent|bloqué|planté",
+    },
+    Frame {
+        lang: "fr",
+        text: "j'ai|ça fait|il y a|ça affiche|ça donne|j'obtiens|je vois|je reçois / toujours",
+    },
+    Frame {
+        lang: "pt",
+        text: "ainda|continua|continuam|segue / aparecendo|aparece|lá|igual|o mesmo|a mesma|nada|\
+               vazio|vazia|mostrando|mostra|desalinhado|desalinhada|sem|não|nao|errado|errada|\
+               com o mesmo|com a mesma",
+    },
+    Frame {
+        lang: "ru",
+        text: "всё ещё|все еще|все ещё|всё еще|до сих пор|по-прежнему|всё равно|все равно / \
+               там|есть|то же|та же|тот же|те же|висит|показывает|выдаёт|выдает|пусто|пустой|\
+               пустая|ничего|нет|не|падает|502|500|404|старое|старая|старый",
+    },
+    Frame {
+        lang: "zh",
+        text: "还是乱码|还是显示|还是出现|还是白屏|还是空白|还是卡|还是报|依然存在|仍然存在|依然报|\
+               仍然报|依然不|仍然不|依然没|仍然没|一直报|照样报|照样不",
+    },
+    Frame {
+        lang: "ja",
+        text: "まだ出ます|まだ出る|まだ出て|まだ表示され|まだ残って|まだ同じ|まだ文字化け|\
+               相変わらず文字化け|相変わらずエラー|いまだに",
+    },
+];
+
+/// It worked before the answer and no longer does.
+static STOPPED: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "stopped|no longer / working|loading|running|compiling|responding|sending|arriving|\
+               loads|starts|runs|compiles|builds|opens|arrive|arrives|shows up|show up",
+    },
+    Frame {
+        lang: "en",
+        text: "doesn't|does not|doesnt|won't|wont|can't|cant / |even / \
+               load|start|work|open|compile|build|run|launch|boot / anymore|any more",
+    },
+    Frame {
+        lang: "en",
+        text: "doesn't|does not|doesnt|won't|wont / even / \
+               load|start|open|compile|build|run|launch|boot",
+    },
+    Frame {
+        lang: "en",
+        text: "loads|spins|hangs|takes|loading|spinning|hanging / forever",
+    },
+    Frame {
+        lang: "en",
+        text: "never / loads|finishes|goes away|ends|completes|stops",
+    },
+    Frame {
+        lang: "es",
+        text: "dejó de funcionar|ya no funciona|ya no carga|ya no arranca|ya no abre|ya no compila|\
+               ya no llega|ya no llegan|no funciona más",
+    },
+    Frame {
+        lang: "de",
+        text: "startet|lädt|läuft|geht|funktioniert|kompiliert|öffnet|kommt|kommen|baut / \
+               |sich|er|es|sie|der container|die seite|die app / \
+               gar nicht mehr|nicht mehr|nichts mehr|nicht mal mehr|nicht einmal mehr",
+    },
+    Frame {
+        lang: "fr",
+        text: "ne marche plus|marche plus|ne fonctionne plus|fonctionne plus|ne démarre plus|\
+               démarre plus|ne charge plus|ne s'ouvre plus|n'arrive plus|n'arrivent plus|\
+               ne compile plus|plus aucun|plus rien ne|ne s'affiche plus|s'affiche plus|n'apparaît plus|\
+               ne se lance plus|ne répond plus|ne s'envoie plus|ne se charge plus",
+    },
+    Frame {
+        lang: "pt",
+        text: "parou de funcionar|não funciona mais|nem abre|nem carrega|nem inicia|nem roda|\
+               não abre mais|não carrega mais|não inicia mais|não chega mais",
+    },
+    Frame {
+        lang: "ru",
+        text: "перестал работать|перестало работать|перестала работать|перестали работать|\
+               больше не работает|больше не запускается|больше не открывается|\
+               больше не грузится|больше не приходят|больше не приходит",
+    },
+    Frame {
+        lang: "zh",
+        text: "闪退|用不了了|不能用了|启动不了了|打不开了|不了了|没法用了",
+    },
+    Frame {
+        lang: "ja",
+        text: "起動しなくな|動かなくな|開かなくな|落ちるようにな|表示されなくな|できなくな|使えなくな|\
+               開けなくな|通らなくな",
+    },
+];
+
+/// Good news whatever it is about: "works now", "all good", "好了".
+static FINE: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "works now|working now|compiles now|passes now|fine now|ok now|okay now|good now|\
+               all good|all set|resolved|from before|ya funciona|geht jetzt|marche maintenant|\
+               funciona agora|работает теперь|теперь работает",
+    },
+    Frame {
+        lang: "zh",
+        text: "好了|解决了|直りました",
+    },
+];
+
+/// Gone, no longer: good news of an error ("no errors anymore", "エラー消え
+/// ました"), bad news of anything else ("my booking disappeared").
+static GONE: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "anymore|any more|no longer|no more|is gone|are gone|went away|disappeared|ya no|\
+               nicht mehr|ist weg|a disparu|plus d'|sumiu|não aparece mais|больше нет|ушла|пропала",
+    },
+    Frame {
+        lang: "zh",
+        text: "没了|消失了|消え|なくなりました",
+    },
+];
+
+/// Words that name a failure; "no longer" after one is good news ("the
+/// error doesn't show anymore"), after anything else bad ("doesn't load
+/// anymore").
+static FAILURE_NOUNS: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "error|errors|crash|crashes|warning|warnings|bug|problem|problems|issue|issues|\
+               fehler|erreur|erreurs|problème|souci|erro|erros|problema|ошибка|ошибки|проблема",
+    },
+    Frame {
+        lang: "zh",
+        text: "错误|报错|问题|エラー|問題",
+    },
+];
+
+/// A message that changes the topic, is about older or other work, or owns
+/// the mistake: no reply rule reads it as pushback.
+static ELSEWHERE: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "unrelated,|unrelated but|unrelated question|on an unrelated note|something unrelated|\
+               different question|another question|other question|off topic|off-topic|\
+               side question|separate question|different topic|my old|my own|myself|\
+               before any of|before you started|since last week|since yesterday|my fault|\
+               my mistake|my bad|i'm in the wrong",
+    },
+    Frame {
+        lang: "es",
+        text: "otra pregunta|otra cosa|cambiando de tema|culpa mía|culpa mia|error mío",
+    },
+    Frame {
+        lang: "de",
+        text: "andere frage|anderes thema|im falschen|mein fehler|meine schuld",
+    },
+    Frame {
+        lang: "fr",
+        text: "autre question|autre chose|hors sujet|j'avais collé|ma faute",
+    },
+    Frame {
+        lang: "pt",
+        text: "outra pergunta|outra coisa|mudando de assunto|erro meu|culpa minha",
+    },
+    Frame {
+        lang: "ru",
+        text: "не по теме|другой вопрос|мой старый|мой собственный|моя ошибка|моя вина",
+    },
+    Frame {
+        lang: "zh",
+        text: "别的问题|问个别的|另一个问题|题外话|我自己写的|我的问题|我的错|別件|話変わりますが|\
+               別の質問|自分で書いた|私のミス|自分のミス",
+    },
+];
+
+/// Someone else's work: "my coworker's script throws…".
+static OTHERS: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "coworker's|colleague's|friend's|boss's|teammate's|my coworker|my colleague|\
+               mi compañero|mein kollege|meine kollegin|mon collègue|meu colega|мой коллега",
+    },
+    Frame {
+        lang: "zh",
+        text: "同事的|同僚の",
+    },
+];
+
+/// Nothing changed on the user's side: an answer, not a report.
+static MY_SIDE: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "on my side|on my end|on our side|on our end|to me|for me|between|de mi lado|\
+               de mi parte|para mí|für mich|pour moi|pra mim|для меня|\
+               bei mir|de mon côté|de notre côté|do meu lado|da minha parte|с моей стороны|\
+               у меня ничего",
+    },
+    Frame {
+        lang: "zh",
+        text: "我这边|对我来说|こちらでは|私には",
+    },
+];
+
+/// What follows a negated "still" when the user is undecided, not failed:
+/// "still not sure", "still don't know which".
+const UNDECIDED: &str = "sure|decided|decide|deciding|know|certain|ready|done|finished|convinced|\
+                         idea|seguro|segura|decidido|sé|sicher|entschieden|sûr|décidé|sais|\
+                         certeza|decidi|sei|уверен|уверена|решил|решила|знаю";
+
+/// Openers that ask for a check: "Confirm there are still no compact
+/// options", "Check whether it still fails".
+const CHECK: &str = "confirm|check|verify|ensure|see|let|make|test";
+
+/// The user's own things after "nothing changed": "with my medication".
+const MINE: &str = "my|our|mine|mi|mis|mein|meine|mon|ma|mes|meu|minha|мой|моя|мои";
+
+/// Turns after a partial success: "X works, but now Y…".
+static BUT: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "but|aber|mais|pero|mas|но / |now|jetzt|maintenant|ahora|agora|теперь",
+    },
+    Frame {
+        lang: "zh",
+        text: "但是|可是|但现在|可是现在|でも|けど",
+    },
+];
+
+/// What the answer gave, repeated: "the same suggestion again".
+static ANSWERED: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "suggestion|answer|advice|code|fix|solution|output|result|response|screen|page|\
+               message|behavior|behaviour|thing happens|vorschlag|antwort|lösung|ausgabe|meldung|\
+               sugerencia|respuesta|solución|mensaje|réponse|proposition|résultat|sugestão|resposta|\
+               solução|mensagem|совет|ответ|решение|результат|сообщение",
+    },
+    Frame {
+        lang: "zh",
+        text: "方案|建议|回答|结果|提案|回答|結果|画面",
+    },
+];
+
+/// Whether a text holds an HTTP error status: "504", "a 500".
+fn status(text: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w.len() == 3 && w.starts_with(['4', '5']) && w.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A polite request: "Same as before, please".
+static PLEASE: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "please|pls|por favor|bitte|s'il te plaît|s'il vous plaît|por gentileza|пожалуйста",
+    },
+    Frame {
+        lang: "zh",
+        text: "请|ください|お願い",
+    },
+];
+
+/// "Same", and "again" or "before" near it.
+static SAME: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "same|mismo|misma|gleiche|gleichen|selbe|selben|dasselbe|même|mesmo|mesma|тот же|\
+               та же|то же|те же",
+    },
+    Frame {
+        lang: "zh",
+        text: "同じ|一样|同样",
+    },
+];
+static AGAIN: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "again|as before|like before|as last time|than before|otra vez|de nuevo|que antes|\
+               wieder|wie vorher|encore|qu'avant|de novo|novamente|снова|опять|как раньше|как и раньше",
+    },
+    Frame {
+        lang: "zh",
+        text: "又|再次|和之前|跟之前|まただ|また同じ|前と|さっきと",
+    },
+];
+
+/// A turn that keeps a report alive after thanks: "thanks, but…".
+static TURNS: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "but|though|however|still|again|aber|trotzdem|mais|pero|mas|но|всё ещё|все еще",
+    },
+    Frame {
+        lang: "zh",
+        text: "但|可是|不过|还是|でも|けど|まだ",
+    },
+];
+
+/// What worked, before the "but".
+const WORKED: &str = "fixed|fixes|works|worked|passes|passed|runs|compiles|builds|loads|funciona|\
+                      funcionó|klappt|funktioniert|läuft|marche|tourne|corre|fonctionne|s'envoie|\
+                      funcionou|roda|работает|好了|可以了|動いた";
+
+/// What is broken after the "but": "prod is just a blank white page".
+static BROKEN: &[Frame] = &[
+    Frame {
+        lang: "en",
+        text: "blank|empty|broken|error|errors|fails|failing|crash|crashes|missing|slow|slower|\
+               laggy|lags|freezes|hangs|spikes|leaks|eats|hogs|times out|100%|vacío|vacía|vide|vazio|\
+               vazia|leer|kaputt|cassé|пуст|пустой",
+    },
+    Frame {
+        lang: "zh",
+        text: "白屏|空白|真っ白",
+    },
+];
+
+/// The user's own mind after "but now": "but now I'm certain I don't want it".
+const MIND: &str = "want|need|think|know|realize|wonder|guess|prefer|certain|sure|like|feel|\
+                    decided|hope";
+
+struct Lists {
+    reports: Frames,
+    unchanged: Frames,
+    persists: Frames,
+    stopped: Frames,
+    fine: Frames,
+    gone: Frames,
+    failure_nouns: Frames,
+    elsewhere: Frames,
+    others: Frames,
+    my_side: Frames,
+    but: Frames,
+    broken: Frames,
+    turns: Frames,
+    same: Frames,
+    again: Frames,
+    please: Frames,
+    answered: Frames,
+}
+
+fn lists() -> &'static Lists {
+    static LISTS: OnceLock<Lists> = OnceLock::new();
+    LISTS.get_or_init(|| Lists {
+        reports: Frames::new(REPORTS),
+        unchanged: Frames::new(UNCHANGED),
+        persists: Frames::new(PERSISTS),
+        stopped: Frames::new(STOPPED),
+        fine: Frames::new(FINE),
+        gone: Frames::new(GONE),
+        failure_nouns: Frames::new(FAILURE_NOUNS),
+        elsewhere: Frames::new(ELSEWHERE),
+        others: Frames::new(OTHERS),
+        my_side: Frames::new(MY_SIDE),
+        but: Frames::new(BUT),
+        broken: Frames::new(BROKEN),
+        turns: Frames::new(TURNS),
+        same: Frames::new(SAME),
+        again: Frames::new(AGAIN),
+        please: Frames::new(PLEASE),
+        answered: Frames::new(ANSWERED),
+    })
+}
+
+/// The sentence of `t` around byte `at`, within 200 bytes each way, and
+/// where it starts. A '.' ends a sentence only before a space ("etl.py").
+fn sentence_at(t: &str, at: usize) -> (usize, &str) {
+    let marks = |c: char| "!?;\n。！？；".contains(c);
+    let from = t.floor_char_boundary(at.saturating_sub(200));
+    let to = t.floor_char_boundary((at + 200).min(t.len()));
+    crate::work::add(to - from);
+    let head = t.get(from..at).unwrap_or("");
+    let start = head.rfind(marks).max(head.rfind(". ")).map_or(from, |i| {
+        from + i + head[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    let tail = t.get(at..to).unwrap_or("");
+    let first = match (tail.find(marks), tail.find(". ")) {
+        (Some(m), Some(d)) => Some(m.min(d)),
+        (m, d) => m.or(d),
+    };
+    let end = first.map_or(to, |i| {
+        at + i + tail[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    (start, t.get(start..end).unwrap_or(""))
+}
+
+/// Whether the message shares a content word with the answer.
+fn shares_a_word(t: &str, prev: &KeywordBag) -> bool {
+    KeywordBag::stems(t).iter().any(|s| prev.contains_stem(s))
+}
+
+/// The span of a pasted error in normalised reply `t`.
+fn pasted(t: &str) -> Option<(usize, usize)> {
+    let strong = PASTED
+        .split('|')
+        .find_map(|p| t.find(p).map(|i| (i, i + p.len())));
+    strong.or_else(|| {
+        ERROR_WORDS.iter().find_map(|w| {
+            occurrences(t, w, true).find(|&(_, end)| {
+                let rest = t.get(end..).unwrap_or("");
+                // "error[E0502]:", "error TS2339:", "TypeError:".
+                let code = rest
+                    .strip_prefix('[')
+                    .and_then(|r| r.find(']').filter(|&i| i <= 12).map(|i| &r[i + 1..]))
+                    .or_else(|| {
+                        let r = rest.strip_prefix(' ')?;
+                        let w = r.get(..r.find(|c: char| !is_word(c))?)?;
+                        (w.len() <= 12 && w.bytes().any(|b| b.is_ascii_digit()))
+                            .then(|| &r[w.len()..])
+                    })
+                    .unwrap_or(rest);
+                // "ERROR 1064 (42000): …": a state in parentheses.
+                let code = code
+                    .strip_prefix(" (")
+                    .and_then(|r| r.find(')').filter(|&i| i <= 12).map(|i| &r[i + 1..]))
+                    .unwrap_or(code);
+                code.starts_with(':') || code.starts_with(" :")
+            })
+        })
+    })
+}
+
+/// The failure report rules: the first that fires on normalised reply `t`.
+pub fn report(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
+    let lists = lists();
+    // "The output is identical to the spec, great job": thanks, unless it
+    // turns ("thanks, but it still fails").
+    if glad(t) && !lists.turns.any(t) {
+        return None;
+    }
+    let resolved = resolved(t);
+    // A question with the paste, or an answer that asked: the paste is
+    // about the answer only when it shares a word with it.
+    let asks = t.contains(['?', '？']) || prev.asked;
+    let related = || !asks || shares_a_word(t, prev.keywords);
+    let paste = || {
+        let announced = || {
+            lists.reports.find(t, |a, _| {
+                let (s, sentence) = sentence_at(t, a);
+                !negated_before(t, a)
+                    && !sentence.ends_with(['?', '？'])
+                    && !supposed(sentence, a - s)
+            })
+        };
+        // The paste itself first: an announcement like "报错了" may lie
+        // inside a phrase exclusion.
+        pasted(t).or_else(announced)
+    };
+    if !resolved && let Some(span) = paste().filter(|_| related()) {
+        return Some(span);
+    }
+    lists
+        .unchanged
+        .find(t, |a, b| {
+            let (s, sentence) = sentence_at(t, a);
+            plain(sentence, a - s)
+                && !on_my_side(sentence)
+                && !mine_after(t, b)
+                && !go_ahead(sentence)
+        })
+        .or_else(|| {
+            lists.persists.find(t, |a, b| {
+                let (s, sentence) = sentence_at(t, a);
+                // After a "no longer" of a named failure, "still" is good news.
+                let gone = resolved && names_a_failure(sentence, a - s);
+                plain(sentence, a - s) && !negated_before(t, a) && !undecided(t, a, b) && !gone
+            })
+        })
+        .or_else(|| {
+            lists.stopped.find(t, |a, _| {
+                let (s, sentence) = sentence_at(t, a);
+                plain(sentence, a - s) && !names_a_failure(sentence, a - s)
+            })
+        })
+        .or_else(|| broke_another(t))
+        .or_else(|| same_again(t))
+}
+
+/// Whether the report at byte `at` of `sentence` is stated plainly: not
+/// asked, supposed, requested or asked to be checked.
+fn plain(sentence: &str, at: usize) -> bool {
+    let first = words_from(sentence, 0, 1).next().unwrap_or("");
+    !sentence.trim_end().ends_with(['?', '？'])
+        && !supposed(sentence, at)
+        && !REQUEST.contains(&first)
+        && !listed(CHECK, first)
+}
+
+/// "Same" with "again" or "as before" a few words away: "same 504 as
+/// before", "again the same suggestion", "schon wieder der gleiche
+/// Vorschlag". Outside a question and a request.
+fn same_again(t: &str) -> Option<(usize, usize)> {
+    let lists = lists();
+    lists.same.find(t, |a, b| {
+        let (s, sentence) = sentence_at(t, a);
+        let from = t.floor_char_boundary(a.saturating_sub(24)).max(s);
+        let to = t.floor_char_boundary((b + 32).min(s + sentence.len()));
+        let near = t.get(from..to).unwrap_or("");
+        // "the same payment method as before" confirms; "the same 504 as
+        // before" reports.
+        let bad = lists.failure_nouns.any(near) || lists.answered.any(near) || status(near);
+        bad && lists.again.any(near) && !lists.please.any(sentence) && plain(sentence, a - s)
+    })
+}
+
+/// Whether a reply changes the topic, is about someone else's or the
+/// user's own older work, or owns the mistake: no reply rule reads it as
+/// pushback.
+pub fn elsewhere(t: &str) -> bool {
+    let head = t.get(..t.floor_char_boundary(60)).unwrap_or(t);
+    lists().elsewhere.any(t) || lists().others.any(head)
+}
+
+/// Whether a sentence says something of the user's side, not the answer's:
+/// "nothing changed on my side, so go ahead".
+pub fn on_my_side(sentence: &str) -> bool {
+    lists().my_side.any(sentence)
+}
+
+/// Whether a message says the problem is gone: "it's fine now", "no
+/// errors anymore", "报错没了".
+pub fn resolved(t: &str) -> bool {
+    let lists = lists();
+    lists.fine.any(t)
+        || lists
+            .gone
+            .find(t, |a, _| clause_names_a_failure(t, a))
+            .is_some()
+}
+
+/// Whether the clause around byte `at` (the sentence cut at commas) names a
+/// failure: "ya no sale el error", "the error doesn't show anymore".
+fn clause_names_a_failure(t: &str, at: usize) -> bool {
+    let (s, sentence) = sentence_at(t, at);
+    let cut = |c: char| ",，;；".contains(c);
+    let head = sentence.get(..at - s).unwrap_or("");
+    let from = head.rfind(cut).map_or(0, |i| i + 1);
+    let tail = sentence.get(at - s..).unwrap_or("");
+    let to = at - s + tail.find(cut).unwrap_or(tail.len());
+    lists()
+        .failure_nouns
+        .any(sentence.get(from..to).unwrap_or(""))
+}
+
+/// Whether "nothing changed" is said of the user's things: "since nothing
+/// has changed with my medication".
+fn mine_after(t: &str, at: usize) -> bool {
+    words_from(t, at, 3).any(|w| listed(MINE, w))
+        || t.get(at..)
+            .is_some_and(|r| r.chars().take(6).collect::<String>().contains("我的"))
+}
+
+/// Whether the word before byte `at` negates what follows ("not getting")
+/// or is said of someone else ("sorry you're seeing that error").
+fn negated_before(t: &str, at: usize) -> bool {
+    const NOT_MINE: &str = "not|no|never|longer|stopped|you're|youre|you|are|they're|they|he|she|\
+                            he's|she's";
+    let head = t
+        .get(t.floor_char_boundary(at.saturating_sub(24))..at)
+        .unwrap_or("");
+    let last = head.split(|c: char| !is_word(c)).rfind(|w| !w.is_empty());
+    last.is_some_and(|w| listed(NOT_MINE, w) || w.ends_with("n't"))
+}
+
+/// Whether the words after a negated "still" say the user is undecided.
+/// So does the user's own state after "I still": "I still don't have my
+/// user ID with me", "we still need to deploy".
+fn undecided(t: &str, a: usize, b: usize) -> bool {
+    const MINE_NOW: &str = "have|remember|need|want|got|find";
+    let head = t
+        .get(t.floor_char_boundary(a.saturating_sub(12))..a)
+        .unwrap_or("");
+    let subject = head.split(|c: char| !is_word(c)).rfind(|w| !w.is_empty());
+    let mine = subject.is_some_and(|w| listed("i|we|i'm|im|we're", w));
+    words_from(t, b, 3).any(|w| listed(UNDECIDED, w) || mine && listed(MINE_NOW, w))
+}
+
+/// Whether `sentence` names a failure before byte `at`: then "no
+/// longer"/"anymore" say the failure went away.
+fn names_a_failure(sentence: &str, at: usize) -> bool {
+    lists().failure_nouns.any(sentence.get(..at).unwrap_or(""))
+}
+
+/// Whether a clause tells of the user's own mind, not of the answer's
+/// effect: "but now I'm certain I don't want it".
+fn decides(clause: &str) -> bool {
+    let mut words = words_from(clause, 0, 4).peekable();
+    let first = words.peek().copied().unwrap_or("");
+    matches!(first, "i" | "i'm" | "im" | "we" | "i've") && words.any(|w| listed(MIND, w))
+}
+
+/// "X works, but now Y…" or "X passes but Y is blank": the answer fixed
+/// one thing and broke another.
+fn broke_another(t: &str) -> Option<(usize, usize)> {
+    let lists = lists();
+    lists.but.find(t, |a, b| {
+        let (s, sentence) = sentence_at(t, a);
+        let before = sentence.get(..a - s).unwrap_or("");
+        let after = sentence.get(b - s..).unwrap_or("");
+        let span = t.get(a..b).unwrap_or("");
+        let now = span.contains(' ') || span.contains("现在");
+        let worked = before
+            .split(|c: char| !is_word(c))
+            .any(|w| listed(WORKED, w))
+            || WORKED
+                .split('|')
+                .any(|w| !w.is_ascii() && before.contains(w));
+        let bad = bad_news(after) || lists.broken.any(after);
+        !sentence.trim_end().ends_with(['?', '？']) && (now || worked) && bad && !decides(after)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::markers_frames::tests::{check, fires};
+
+    const FIX: &str = "I changed etl.py to merge the rates on `currency`; run it again.";
+
+    #[test]
+    fn a_pasted_error_is_a_report() {
+        for msg in [
+            "i get this error : Failed to compile.\n\nModule not found: Can't resolve './Navbar'",
+            "Traceback (most recent call last):\n  File \"etl.py\", line 42\nKeyError: 'currency'",
+            "error[E0502]: cannot borrow `self.items` as mutable",
+            "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\n\nwhat now",
+            "fatal: refusing to merge unrelated histories",
+            "ERROR 1064 (42000): You have an error in your SQL syntax",
+            "me sale esto:\n\nPHP Fatal error:  Uncaught Error: Call to undefined function",
+            "j'ai cette erreur :\n\nSQLSTATE[HY000] [2002] Connection refused",
+            "выдаёт\n\nPermissionError: [Errno 13] Permission denied",
+            "こんなエラーが出ました\n\nModuleNotFoundError: No module named 'sklearn'",
+            "报错了\n\nUncaught SyntaxError: Unexpected token '<'",
+        ] {
+            assert!(fires(msg, FIX), "{msg}");
+        }
+    }
+
+    #[test]
+    fn an_error_about_other_work_or_gone_is_no_report() {
+        for msg in [
+            "unrelated, but what does this error in my old cron job mean? `python: not found`",
+            "my coworker's script throws `UnicodeDecodeError: 'utf-8' codec` — whats going on?",
+            "CI has been failing with `ENOSPC` since last week, before any of today's changes. any idea?",
+            "The 'Failed to compile' was from before I saved the file. It compiles now.",
+            "no errors anymore",
+            "the error is gone, thanks",
+            "Der Fehler kommt nicht mehr, danke!",
+            "现在不报错了，谢谢",
+            "エラーが出なくなりました！",
+            "Bei mir kommt `fatal: not a git repository`, aber ich bin im falschen Ordner. Wie finde ich das Repo?",
+        ] {
+            assert!(!fires(msg, FIX), "{msg}");
+        }
+    }
+
+    #[test]
+    fn nothing_changed_still_and_stopped_are_reports() {
+        for msg in [
+            "no difference, the chart is still squished",
+            "the test output is identical, 3 failed 41 passed",
+            "it still shows the old value after refresh",
+            "the page loads forever now, spinner never goes away",
+            "build passes but prod is just a blank white page",
+            "that fixed the header but now the footer overlaps the content on every page",
+            "same 504 as before",
+            "le site est actuellement cassé",
+            "c'est toujours pareil",
+            "jetzt startet der container gar nicht mehr",
+            "agora nem abre o app",
+            "всё так же",
+            "没变化，页面还是乱码",
+            "変わらないです。相変わらず文字化けしてる",
+        ] {
+            assert!(fires(msg, FIX), "{msg}");
+        }
+    }
+
+    #[test]
+    fn unchanged_on_the_users_side_or_undecided_is_quiet() {
+        let asked = "Did anything change in your .env since yesterday? If not, I'll deploy.";
+        for msg in [
+            "nothing changed on my side, so go ahead and deploy",
+            "rien n'a changé de mon côté, tu peux lancer le déploiement",
+            "since nothing has changed with my setup, deploy it",
+            "I'm still not sure which one to pick",
+            "Immer noch nicht sicher, ob ich Postgres nehme.",
+            "still works fine after the upgrade",
+            "Same as before, please: keep the tests",
+            "Confirm there are still no pending orders.",
+            "Yes, I'd like to proceed. I will use the same payment method as before.",
+            "I still don't have my user ID with me, but the reservation is HXDUBJ.",
+        ] {
+            assert!(!fires(msg, asked), "{msg}");
+        }
+    }
+
+    #[test]
+    fn reading_a_reply_is_bounded_however_often_a_phrase_repeats() {
+        let bag = KeywordBag::from_text(FIX);
+        let prev = Previous {
+            keywords: &bag,
+            asked: false,
+        };
+        for unit in [
+            "still the same? ",
+            "nothing changed on my side. ",
+            "but now none ",
+            "same as before please. ",
+        ] {
+            let text = unit.repeat(8 * 1024 / unit.len());
+            let work = crate::work::counted(|| {
+                report(&text, prev);
+            });
+            assert!(work <= 8 * text.len(), "{unit:?}: {work}");
+        }
+    }
+
+    #[test]
+    fn frames_are_written_as_normalised_text() {
+        for (name, frames) in [
+            ("reports", REPORTS),
+            ("unchanged", UNCHANGED),
+            ("persists", PERSISTS),
+            ("stopped", STOPPED),
+            ("fine", FINE),
+            ("gone", GONE),
+            ("failure nouns", FAILURE_NOUNS),
+            ("elsewhere", ELSEWHERE),
+            ("others", OTHERS),
+            ("my side", MY_SIDE),
+            ("but", BUT),
+            ("broken", BROKEN),
+            ("turns", TURNS),
+            ("same", SAME),
+            ("again", AGAIN),
+            ("please", PLEASE),
+            ("answered", ANSWERED),
+        ] {
+            check(name, frames);
+        }
+    }
+}
