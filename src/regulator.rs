@@ -114,6 +114,7 @@ impl Regulator {
         }
         self.glossary = glossary_stems(&config);
         self.config = config;
+        self.refresh_tool_finding(false);
         Ok(())
     }
 
@@ -210,6 +211,10 @@ impl Regulator {
                     names: &info.names,
                 });
                 self.session.tool_calls_total = self.session.tool_calls_total.saturating_add(1);
+                // Until the app reports results, calls are judged as they come.
+                if !self.session.tools.reports_results {
+                    self.refresh_tool_finding(false);
+                }
             }
             EventRef::ToolResult {
                 name,
@@ -223,22 +228,17 @@ impl Regulator {
                 let text = result.or(error).unwrap_or("");
                 let s = &mut self.session;
                 push_bounded(&mut s.tool_text, text);
+                let first = !s.tools.reports_results;
                 let call = s.tools.record_result(name, ok, duration_ms, text, call_id);
                 let step = call.map(|c| c.step);
                 if let Some(c) = call {
                     s.earlier_calls.remember(c, s.turns);
                 }
-                // Once a step has all its results in, note whether a nudge
-                // stood after it (a nudge the agent keeps going past halts).
-                if step.is_some_and(|n| s.tools.step_done(n))
-                    && self.config.tool_loop_rule == ToolLoopRule::Fingerprint
-                {
-                    let rule = tools::Fingerprint {
-                        cfg: &self.config,
-                        turn: s.turns,
-                    };
-                    let level = rule.raw(&s.tools, &s.earlier_calls).map(|f| f.level);
-                    s.tools.note_step(level);
+                // Once a step has all its results in, judge it; the first
+                // result also changes which calls wait for theirs.
+                let settled = step.is_some_and(|n| s.tools.step_done(n));
+                if settled || first {
+                    self.refresh_tool_finding(settled);
                 }
             }
         }
@@ -479,7 +479,17 @@ impl Regulator {
         let cfg = &self.config;
         let s = &self.session;
         let mut concerns = Vec::new();
-        let tool = tools::detect_loop(cfg, &s.tools, &s.earlier_calls, s.turns);
+        let tool = match cfg.tool_loop_rule {
+            // Computed when the last step settled; only escalation is left.
+            ToolLoopRule::Fingerprint => s
+                .tools
+                .finding
+                .clone()
+                .and_then(|f| tools::Fingerprint { cfg, turn: s.turns }.escalate(&s.tools, f)),
+            ToolLoopRule::ConsecutiveSameTool => {
+                tools::detect_loop(cfg, &s.tools, &s.earlier_calls, s.turns)
+            }
+        };
         let (halt, nudge) = match tool {
             Some(f) if f.level == Level::Halt => (Some(f), None),
             other => (None, other),
@@ -661,6 +671,25 @@ impl Regulator {
         .to_json()
     }
 
+    /// Recomputes the loop finding on the settled steps; `settled`: a step
+    /// just settled, so count whether a nudge stood after it.
+    fn refresh_tool_finding(&mut self, settled: bool) {
+        let s = &mut self.session;
+        if self.config.tool_loop_rule != ToolLoopRule::Fingerprint {
+            s.tools.finding = None;
+            return;
+        }
+        let rule = tools::Fingerprint {
+            cfg: &self.config,
+            turn: s.turns,
+        };
+        let found = rule.raw(&s.tools, &s.earlier_calls);
+        if settled {
+            s.tools.note_step(found.as_ref().map(|f| f.level));
+        }
+        s.tools.finding = found;
+    }
+
     /// A regulator restored from `export()` output (or a noos 0.4.1 state).
     pub fn import(json: &str) -> Result<Self> {
         Ok(Self::from_valid(Snapshot::from_json(json)?))
@@ -673,7 +702,7 @@ impl Regulator {
     }
 
     fn from_valid(snap: Snapshot) -> Self {
-        Self {
+        let mut r = Self {
             user_id: snap.user_id,
             glossary: glossary_stems(&snap.config),
             config: snap.config,
@@ -681,7 +710,9 @@ impl Regulator {
             memory: snap.memory,
             session: snap.session,
             scratch: Scratch::default(),
-        }
+        };
+        r.refresh_tool_finding(false);
+        r
     }
 
     /// Merges another copy of this user's memory (e.g. from another tab) into

@@ -275,6 +275,9 @@ impl Session {
         {
             return bad("tools.recent", "has an over-long call id");
         }
+        if !tools.listed.is_valid() {
+            return bad("tools.listed", "is unsorted or holds more than the caps");
+        }
         if tools.run_len > tools.calls || (tools.run_len == 0) != tools.recent.is_empty() {
             return bad("tools.runLen", "does not match the recorded calls");
         }

@@ -40,6 +40,40 @@ export function runScenario(Regulator) {
   const m = loop.metrics();
   if (m["reins.tool_total_calls"] !== 5 || m["reins.tool_total_duration_ms"] !== 475) fail(`loop metrics ${JSON.stringify(m)}`);
 
+  // 1b. A parallel batch is one step, judged once its results are in: six
+  // reservations looked up at once, every result in, no nudge, no break.
+  const fan = new Regulator({ userId: "alice" });
+  fan.turnStart("Which of my reservations can I still cancel?", T0);
+  const ids = ["ZFA04Y", "NO6JO3", "H9ZU1C", "XEWRD9", "GV1N64", "4WQ150"];
+  ids.forEach((id, i) => fan.toolCall("get_reservation_details", { reservation_id: id }, { callId: `r${i}` }));
+  ids.forEach((id, i) => {
+    fan.toolResult("get_reservation_details", { ok: true, result: `{"reservation_id":"${id}","status":"active"}`, callId: `r${i}` });
+    expectKind(fail, `fan-out result ${i + 1}`, decide(fan, `fan-out result ${i + 1}`), "continue");
+  });
+  // A repeated action halts at its second success, whatever id it returns;
+  // the same call marked readOnly is a read, and a second read is fine.
+  fan.toolCall("issue_voucher", { user: "alice", amount: 50 }, { callId: "v1", sideEffect: true });
+  fan.toolResult("issue_voucher", { ok: true, result: '{"voucher":"vch_8f3k29"}', callId: "v1" });
+  expectKind(fail, "first voucher", decide(fan, "first voucher"), "continue");
+  fan.toolCall("issue_voucher", { user: "alice", amount: 50 }, { callId: "v2", sideEffect: true });
+  fan.toolResult("issue_voucher", { ok: true, result: '{"voucher":"vch_1x8p07"}', callId: "v2" });
+  const dup = decide(fan, "second voucher");
+  expectKind(fail, "second voucher", dup, "circuitBreak");
+  if (dup.reason?.pattern !== "repeatedSideEffect" || dup.reason.count !== 2) fail(`voucher reason ${JSON.stringify(dup.reason)}`);
+  const reads = new Regulator({ userId: "alice" });
+  reads.turnStart("Check my voucher", T0);
+  for (const i of [1, 2]) {
+    reads.event({ type: "toolCall", name: "issue_voucher", args: { user: "alice" }, callId: `q${i}`, readOnly: true });
+    reads.toolResult("issue_voucher", { ok: true, result: `{"voucher":"vch_${i}a9x07"}`, callId: `q${i}` });
+  }
+  expectKind(fail, "readOnly twice", decide(reads, "readOnly twice"), "continue");
+  try {
+    reads.toolCall("t", {}, { sideEffect: true, readOnly: true });
+    fail("sideEffect with readOnly: did not throw");
+  } catch (e) {
+    if (!(e instanceof TypeError) || !e.message.startsWith("toolCall.sideEffect")) fail(`sideEffect with readOnly: ${e?.message}`);
+  }
+
   // 2. Correction memory: three corrections, then a warning before generation, after export/import.
   const mem = new Regulator({ userId: "alice" });
   const turns = [
@@ -125,6 +159,6 @@ export function runScenario(Regulator) {
   mem.merge(tab2.export());
   if (mem.corrections().length !== 4) fail(`merge: ${mem.corrections().length} records`);
 
-  for (const r of [loop, mem, back, budget, drift, tab2]) r.free();
+  for (const r of [loop, fan, reads, mem, back, budget, drift, tab2]) r.free();
   return { failures, seen };
 }

@@ -1,7 +1,7 @@
 // Type test: compiles only if the public types are exact. Each line marked
 // as an expected error must fail to compile (tsc reports an unused marker).
 import { Regulator } from "reins";
-import type { BreakReason, Concern, Decision, ReinsEvent, Snapshot } from "reins";
+import type { BreakReason, Concern, Decision, LoopPattern, ReinsEvent, Snapshot } from "reins";
 
 const r = new Regulator({ userId: "alice", costCapTokens: 2000, tokenCapBasis: "total", costCapUsd: null });
 new Regulator({ userId: "a", toolLoopRule: "consecutiveSameTool", toolLoopExempt: ["think"], toolLoopThresholds: { poll: 10 } });
@@ -19,6 +19,9 @@ r.toolResult("search_orders", { ok: true, durationMs: 95, result: "[]" });
 r.userCorrection("No logging", { correctsLast: false });
 r.event({ type: "qualityFeedback", quality: 0.3 });
 r.event({ type: "toolCall", name: "x", args: [1, "two"] });
+r.toolCall("send_certificate", { user_id: "u1", amount: 50 }, { callId: "c1", sideEffect: true });
+r.event({ type: "toolCall", name: "get_user", args: { id: 1 }, callId: "c2", readOnly: true });
+const repeated: LoopPattern = "repeatedSideEffect";
 
 function handle(d: Decision): string {
   switch (d.kind) {
@@ -104,6 +107,8 @@ r.event({ type: "bogus" });
 r.event({ type: "qualityFeedback" });
 // @ts-expect-error tool arguments must be JSON
 r.toolCall("t", { when: new Date() });
+// @ts-expect-error sideEffect is a boolean
+r.toolCall("t", {}, { sideEffect: "yes" });
 // @ts-expect-error toolResult needs ok
 r.toolResult("t", { durationMs: 5 });
 // @ts-expect-error config is read-only

@@ -220,25 +220,32 @@ pub fn is_shell(name: &str) -> bool {
     SHELL_NAMES.iter().any(|s| s.eq_ignore_ascii_case(name))
 }
 
-/// Calls `f` with each lowercase ASCII word of a name until it returns false.
+/// Calls `f` with each lowercase ASCII word of a name until it returns
+/// false. Words longer than 24 bytes (none of the lists') are cut; no
+/// allocation, since this runs on every tool call.
 fn for_words(name: &str, mut f: impl FnMut(&str) -> bool) {
-    let mut word = String::with_capacity(16);
+    let mut buf = [0u8; 24];
+    let mut len = 0;
     let mut prev_lower = false;
-    for c in name.chars() {
+    for c in name.bytes() {
         let boundary = !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && prev_lower);
-        if boundary && !word.is_empty() {
-            if !f(&word) {
+        if boundary && len > 0 {
+            let w = std::str::from_utf8(buf.get(..len).unwrap_or(&[])).unwrap_or("");
+            if !f(w) {
                 return;
             }
-            word.clear();
+            len = 0;
         }
         if c.is_ascii_alphanumeric() {
-            word.push(c.to_ascii_lowercase());
+            if let Some(slot) = buf.get_mut(len) {
+                *slot = c.to_ascii_lowercase();
+                len += 1;
+            }
         }
         prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
     }
-    if !word.is_empty() {
-        f(&word);
+    if len > 0 {
+        f(std::str::from_utf8(buf.get(..len).unwrap_or(&[])).unwrap_or(""));
     }
 }
 

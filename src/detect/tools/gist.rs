@@ -6,53 +6,40 @@
 //! Short numbers stay (`running 35%` → `running 40%` is progress), and so do
 //! words. One pass over the text, no allocation.
 
-use crate::hash::{combine, mix};
+use crate::hash::{combine, hash_bytes};
 
-/// The digest of a result with volatile tokens masked.
+/// The digest of a result with volatile tokens masked: the text between
+/// them is hashed in spans, each volatile token counts as one marker.
 pub fn gist(ok: bool, text: &str) -> u64 {
-    let mut h = combine(0x6769_7374, u64::from(ok));
-    for_tokens(text.trim(), |token, volatile| {
-        h = if volatile {
-            combine(h, 0x766f_6c61)
-        } else {
-            token
-                .bytes()
-                .fold(combine(h, 0x0074_6f6b), |a, b| mix(a ^ u64::from(b)))
-        };
-    });
-    h
-}
-
-/// A token is a run of ASCII letters, digits and `_ - : . +`; every other
-/// character is a token of its own (bytes of non-ASCII text included). A token
-/// is volatile when it holds a digit and is either at least 5 bytes long
-/// (ids, hashes, UUID parts, addresses, long counters, timings) or joins
-/// digits with `:` / `-` / `.` (times, dates, versions of a build).
-fn for_tokens(text: &str, mut f: impl FnMut(&str, bool)) {
+    let text = text.trim();
     let bytes = text.as_bytes();
+    let mut h = combine(0x6769_7374, u64::from(ok));
+    let mut span = 0;
     let mut start = 0;
-    let mut i = 0;
-    while i <= bytes.len() {
-        let b = bytes.get(i).copied();
-        let part = b.is_some_and(|b| b.is_ascii_alphanumeric() || b"_-:.+".contains(&b));
-        if !part {
-            if i > start {
-                let token = text.get(start..i).unwrap_or("");
-                f(token, volatile(token));
-            }
-            if let Some(b) = b {
-                f(
-                    text.get(i..i + 1)
-                        .unwrap_or(if b < 0x80 { "?" } else { "\u{fffd}" }),
-                    false,
-                );
-            }
-            start = i + 1;
+    for i in 0..=bytes.len() {
+        let part = bytes.get(i).is_some_and(|&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b':' | b'.' | b'+')
+        });
+        if part {
+            continue;
         }
-        i += 1;
+        if i > start && volatile(text.get(start..i).unwrap_or("")) {
+            h = combine(
+                h,
+                hash_bytes(0x7370_616e, bytes.get(span..start).unwrap_or(&[])),
+            );
+            h = combine(h, 0x766f_6c61);
+            span = i;
+        }
+        start = i + 1;
     }
+    combine(h, hash_bytes(0x7370_616e, bytes.get(span..).unwrap_or(&[])))
 }
 
+/// A token is a run of ASCII letters, digits and `_ - : . +`. It is volatile
+/// when it holds a digit and is either at least 5 bytes long (ids, hashes,
+/// UUID parts, addresses, long counters, timings) or joins digits with `:`
+/// or `-` (times, dates).
 fn volatile(token: &str) -> bool {
     let digits = token.bytes().filter(u8::is_ascii_digit).count();
     if digits == 0 {
@@ -71,9 +58,7 @@ pub fn for_names(text: &str, cap: usize, mut f: impl FnMut(u32)) {
     let mut start = 0;
     let mut seen = 0;
     for i in 0..=bytes.len() {
-        let part = bytes
-            .get(i)
-            .is_some_and(|b| b.is_ascii_alphanumeric() || b"_-.#@/:".contains(b));
+        let part = bytes.get(i).is_some_and(|&b| name_byte(b));
         if part {
             continue;
         }
@@ -92,6 +77,11 @@ pub fn for_names(text: &str, cap: usize, mut f: impl FnMut(u32)) {
     }
 }
 
+/// A byte of an id-like token.
+fn name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'#' | b'@' | b'/' | b':')
+}
+
 fn name_like(token: &str) -> bool {
     token
         .bytes()
@@ -101,17 +91,12 @@ fn name_like(token: &str) -> bool {
 
 /// The hash an argument value and a result token share.
 pub fn name_hash(s: &str) -> u32 {
-    let h = s.bytes().fold(0x6e61_6d65u64, |a, b| mix(a ^ u64::from(b)));
-    (h >> 32) as u32
+    (hash_bytes(0x6e61_6d65, s.as_bytes()) >> 32) as u32
 }
 
 /// Whether an argument's string value could name something a result listed.
 pub fn arg_names(value: &str) -> bool {
-    (2..=64).contains(&value.len())
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_-.#@/:".contains(&b))
-        && name_like(value)
+    (2..=64).contains(&value.len()) && value.bytes().all(name_byte) && name_like(value)
 }
 
 #[cfg(test)]

@@ -30,9 +30,9 @@ pub const MAX_TOOL_NAMES: usize = 64;
 pub const OTHER_TOOLS: &str = "(other)";
 /// Returned calls remembered across turns, to spot repeats in a later turn.
 pub const DONE_CALLS: usize = 128;
-/// Id-like tokens of results remembered (newest kept), to tell a call on a
-/// listed item from a guess.
-pub const LISTED_NAMES: usize = 512;
+/// Id-like tokens of results remembered per generation (see `Listed`), to
+/// tell a call on a listed item from a guess.
+pub const LISTED_NAMES: usize = 256;
 /// Id-like tokens taken from one result.
 const NAMES_PER_RESULT: usize = 128;
 /// A result at least this long (trimmed bytes) that comes back unchanged for
@@ -173,9 +173,52 @@ pub struct ToolTurn {
     /// cannot wait for results to be judged.
     #[serde(default)]
     pub reports_results: bool,
-    /// Id-like tokens of recent results (kept across turns), newest last.
+    /// Id-like tokens of recent results (kept across turns).
     #[serde(default)]
-    pub listed: VecDeque<u32>,
+    pub listed: Listed,
+    /// The loop rule's finding on the settled steps, before escalation:
+    /// computed when a step settles (`Regulator` keeps it current), so
+    /// `decide()` only reads it. Not stored; recomputed on import.
+    #[serde(skip)]
+    pub finding: Option<Finding>,
+}
+
+/// The id-like tokens of recent results: two generations of sorted hashes,
+/// so a lookup is two binary searches and the newest `LISTED_NAMES` to
+/// `2 × LISTED_NAMES` are kept without a queue.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Listed {
+    now: Vec<u32>,
+    before: Vec<u32>,
+}
+
+impl Listed {
+    pub fn contains(&self, h: u32) -> bool {
+        self.now.binary_search(&h).is_ok() || self.before.binary_search(&h).is_ok()
+    }
+
+    pub fn insert(&mut self, h: u32) {
+        if let Err(at) = self.now.binary_search(&h) {
+            if self.now.len() >= LISTED_NAMES {
+                self.before = std::mem::take(&mut self.now);
+                self.now.push(h);
+            } else {
+                self.now.insert(at, h);
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.now.len() + self.before.len()
+    }
+
+    /// Within the caps and sorted, as `insert` keeps it (for imports).
+    pub fn is_valid(&self) -> bool {
+        let sorted =
+            |v: &Vec<u32>| v.len() <= LISTED_NAMES && v.windows(2).all(|w| w.first() < w.get(1));
+        sorted(&self.now) && sorted(&self.before)
+    }
 }
 
 impl ToolTurn {
@@ -213,7 +256,7 @@ impl ToolTurn {
                 self.counts.insert(key.to_string(), 1);
             }
         }
-        let listed = call.names.iter().any(|n| self.listed.contains(n));
+        let listed = call.names.iter().any(|&n| self.listed.contains(n));
         self.recent.push_back(CallRecord {
             name: name.to_string(),
             call_id: call.call_id.map(str::to_string),
@@ -252,14 +295,7 @@ impl ToolTurn {
         }
         self.duration_ms = self.duration_ms.saturating_add(duration_ms);
         let listed = &mut self.listed;
-        gist::for_names(text, NAMES_PER_RESULT, |h| {
-            if !listed.contains(&h) {
-                listed.push_back(h);
-                if listed.len() > LISTED_NAMES {
-                    listed.pop_front();
-                }
-            }
-        });
+        gist::for_names(text, NAMES_PER_RESULT, |h| listed.insert(h));
         let unanswered = |c: &&mut CallRecord| c.ok.is_none();
         let index = match call_id {
             Some(id) => {
@@ -305,24 +341,26 @@ impl ToolTurn {
             .all(CallRecord::returned)
     }
 
-    /// The calls a rule may judge, oldest first: those whose step has all
-    /// its results in. Until the app has reported any result, all of them.
-    pub fn settled(&self) -> Vec<&CallRecord> {
+    /// The calls a rule may judge, oldest first, those `keep` accepts:
+    /// the calls whose step has all its results in. Until the app has
+    /// reported any result, all of them.
+    pub fn settled(&self, keep: impl Fn(&CallRecord) -> bool) -> Vec<&CallRecord> {
         let mut out = Vec::with_capacity(self.recent.len());
-        let mut i = 0;
-        let calls: Vec<&CallRecord> = self.recent.iter().collect();
-        while i < calls.len() {
-            let step = calls.get(i).map_or(0, |c| c.step);
-            let end = calls
-                .iter()
-                .skip(i)
-                .position(|c| c.step != step)
-                .map_or(calls.len(), |n| i + n);
-            let group = calls.get(i..end).unwrap_or(&[]);
-            if !self.reports_results || group.iter().all(|c| c.returned()) {
-                out.extend_from_slice(group);
+        let mut start = 0;
+        let mut done = true;
+        let n = self.recent.len();
+        for i in 0..=n {
+            let call = self.recent.get(i);
+            let step = call.map(|c| c.step);
+            let group_step = self.recent.get(start).map(|c| c.step);
+            if i > start && step != group_step {
+                if done || !self.reports_results {
+                    out.extend(self.recent.range(start..i).filter(|c| keep(c)));
+                }
+                start = i;
+                done = true;
             }
-            i = end;
+            done &= call.is_none_or(CallRecord::returned);
         }
         out
     }
@@ -868,6 +906,15 @@ mod tests {
             let text: String = (0..50).map(|j| format!("ID_{i}_{j} ")).collect();
             t.record_result("x", true, 0, &text, None);
         }
-        assert_eq!(t.listed.len(), LISTED_NAMES);
+        assert!(t.listed.len() <= 2 * LISTED_NAMES && t.listed.len() > LISTED_NAMES);
+        assert!(t.listed.is_valid());
+        assert!(
+            t.listed.contains(gist::name_hash("ID_99_49")),
+            "the newest are kept"
+        );
+        assert!(
+            !t.listed.contains(gist::name_hash("ID_0_0")),
+            "the oldest are not"
+        );
     }
 }

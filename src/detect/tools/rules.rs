@@ -179,12 +179,12 @@ impl Fingerprint<'_> {
     fn no_progress(&self, steps: &[&[&CallRecord]]) -> Option<Finding> {
         let last = steps.last()?;
         let name = &last.first()?.name;
-        let run: Vec<&[&CallRecord]> = steps
+        let len = steps
             .iter()
             .rev()
             .take_while(|s| s.iter().all(|c| &c.name == name))
-            .copied()
-            .collect();
+            .count();
+        let run = steps.get(steps.len() - len..).unwrap_or(&[]);
         let calls = || run.iter().flat_map(|s| s.iter());
         if calls().any(|c| c.changed() || !c.returned()) {
             return None;
@@ -202,8 +202,8 @@ impl Fingerprint<'_> {
 
     /// A,B,A,B… or A,B,C,A,B,C… with nothing new coming back.
     fn cycle(&self, calls: &[&CallRecord]) -> Option<Finding> {
-        let keys: Vec<u64> = calls.iter().map(|c| c.key).collect();
-        let n = keys.len();
+        let n = calls.len();
+        let key = |i: usize| calls.get(i).map(|c| c.key);
         for period in 2..=MAX_PERIOD {
             if n < 2 * period {
                 continue;
@@ -211,27 +211,22 @@ impl Fingerprint<'_> {
             // Length of the periodic tail: extend while each key equals the
             // one a period later.
             let mut len = period;
-            while len < n && keys.get(n - 1 - len) == keys.get(n - 1 - len + period) {
+            while len < n && key(n - 1 - len) == key(n - 1 - len + period) {
                 len += 1;
             }
             let Some(tail) = calls.get(n - len..) else {
                 continue;
             };
-            let mut distinct: Vec<u64> = tail.iter().map(|c| c.key).collect();
-            crate::sort::sort_u64(&mut distinct);
-            distinct.dedup();
-            if distinct.len() < 2 {
+            let first = tail.first()?.key;
+            if tail.iter().take(period).all(|c| c.key == first) {
                 continue; // a single repeated call is `identical`
             }
-            // Each call in the cycle must keep returning the same thing.
-            let changing = distinct.iter().any(|k| {
-                let r: Vec<Option<u64>> = tail
-                    .iter()
-                    .filter(|c| c.key == *k && c.returned())
-                    .map(|c| c.gist)
-                    .collect();
-                r.windows(2).any(|w| w.first() != w.get(1))
-            });
+            // Each call in the cycle must keep returning the same thing: a
+            // call and its repeat a period later said the same.
+            let changing = tail
+                .iter()
+                .zip(tail.iter().skip(period))
+                .any(|(a, b)| a.gist != b.gist);
             let cycles = (len / period) as u64;
             if !changing && cycles >= 2 {
                 let name = calls.last()?.name.clone();
@@ -300,28 +295,29 @@ fn steps<'c, 'r>(calls: &'c [&'r CallRecord]) -> Vec<&'c [&'r CallRecord]> {
 
 impl LoopRule for Fingerprint<'_> {
     fn detect(&self, turn: &ToolTurn, earlier: &EarlierCalls) -> Option<Finding> {
-        let best = self.raw(turn, earlier)?;
-        // A nudge the agent kept going past for `toolNudgePatience` settled
-        // steps becomes a halt.
+        self.escalate(turn, self.raw(turn, earlier)?)
+    }
+}
+
+impl Fingerprint<'_> {
+    /// A nudge the agent kept going past for `toolNudgePatience` settled
+    /// steps becomes a halt.
+    pub fn escalate(&self, turn: &ToolTurn, found: Finding) -> Option<Finding> {
         let patience = self.cfg.tool_nudge_patience;
-        if best.level == Level::Nudge && patience > 0 && turn.nudged_steps >= patience {
+        if found.level == Level::Nudge && patience > 0 && turn.nudged_steps >= patience {
             return Some(Finding {
                 level: Level::Halt,
-                ..best
+                ..found
             });
         }
-        Some(best)
+        Some(found)
     }
 }
 
 impl Fingerprint<'_> {
     /// The strongest finding on the settled calls, before escalation.
     pub fn raw(&self, turn: &ToolTurn, earlier: &EarlierCalls) -> Option<Finding> {
-        let calls: Vec<&CallRecord> = turn
-            .settled()
-            .into_iter()
-            .filter(|c| !self.exempt(&c.name))
-            .collect();
+        let calls = turn.settled(|c| !self.exempt(&c.name));
         let steps = steps(&calls);
         let last = steps.last()?;
         let mut found: Vec<Finding> = Vec::with_capacity(8);
