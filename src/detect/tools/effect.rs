@@ -236,11 +236,11 @@ fn for_words(name: &str, mut f: impl FnMut(&str) -> bool) {
             }
             len = 0;
         }
-        if c.is_ascii_alphanumeric() {
-            if let Some(slot) = buf.get_mut(len) {
-                *slot = c.to_ascii_lowercase();
-                len += 1;
-            }
+        if c.is_ascii_alphanumeric()
+            && let Some(slot) = buf.get_mut(len)
+        {
+            *slot = c.to_ascii_lowercase();
+            len += 1;
         }
         prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
     }

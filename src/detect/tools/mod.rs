@@ -213,6 +213,10 @@ impl Listed {
         self.now.len() + self.before.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.now.is_empty() && self.before.is_empty()
+    }
+
     /// Within the caps and sorted, as `insert` keeps it (for imports).
     pub fn is_valid(&self) -> bool {
         let sorted =
