@@ -388,7 +388,22 @@ fn http_error(s: &str) -> Option<(usize, usize)> {
                 .unwrap_or(next.len()),
         )?;
         let quantity = !word.is_empty() && !AFTER_STATUS.contains(&word);
-        (!quantity && (BEFORE.contains(&prev) || next.starts_with("error"))).then_some((i, i + 3))
+        // "401 Unauthorized": the status with its reason phrase.
+        let reason = [
+            "unauthorized",
+            "forbidden",
+            "not found",
+            "internal server error",
+            "bad gateway",
+            "bad request",
+            "service unavailable",
+            "gateway timeout",
+            "too many requests",
+        ]
+        .iter()
+        .any(|r| next.starts_with(r));
+        let named = BEFORE.contains(&prev) || next.starts_with("error") || reason;
+        (!quantity && named).then_some((i, i + 3))
     })
 }
 

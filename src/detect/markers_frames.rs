@@ -33,6 +33,12 @@ pub(super) struct Frame {
     pub text: &'static str,
 }
 
+impl Frame {
+    pub(super) const fn new(lang: &'static str, text: &'static str) -> Self {
+        Frame { lang, text }
+    }
+}
+
 /// A frame read into its slots.
 struct Parsed {
     spaced: bool,
@@ -186,10 +192,12 @@ fn walk(t: &str, at: usize, slots: &[Vec<&str>], spaced: bool, first: bool) -> O
             continue;
         }
         let end = from + alt.len();
-        let runs_on = t
-            .get(end..)
-            .and_then(|r| r.chars().next())
-            .is_some_and(is_word);
+        // "sure-footed" runs on past the hyphen.
+        let mut next = t.get(end..).unwrap_or("").chars();
+        let runs_on = match next.next() {
+            Some('-') => next.next().is_some_and(char::is_alphabetic),
+            c => c.is_some_and(is_word),
+        };
         if spaced && alt.ends_with(is_word) && runs_on {
             continue;
         }
@@ -233,22 +241,13 @@ pub(super) mod tests {
     }
 
     static TEST: &[Frame] = &[
-        Frame {
-            lang: "en",
-            text: "that|it / doesn't|does not / sound|seem / right|correct",
-        },
-        Frame {
-            lang: "en",
-            text: "you sure|u sure / ?|about",
-        },
-        Frame {
-            lang: "en",
-            text: "i / |still / get",
-        },
-        Frame {
-            lang: "zh",
-            text: "你确定 / 吗|?",
-        },
+        Frame::new(
+            "en",
+            "that|it / doesn't|does not / sound|seem / right|correct",
+        ),
+        Frame::new("en", "you sure|u sure / ?|about"),
+        Frame::new("en", "i / |still / get"),
+        Frame::new("zh", "你确定 / 吗|?"),
     ];
 
     fn found(text: &str) -> Option<&str> {

@@ -190,6 +190,7 @@ const EN: Pack = Pack {
         "are you kidding me",
         "are you serious",
         "again?!",
+        "again??",
         // stop, undo, omissions
         "stop using",
         "stop doing that",
@@ -1199,6 +1200,10 @@ const JA: Pack = Pack {
         "言ってましたよね",
         "って言ったよね",
         "元に戻して",
+        "まだダメ",
+        "まだだめ",
+        "やっぱりダメ",
+        "やっぱりだめ",
         "そっちじゃな",
         "それじゃなく",
         "あっちじゃな",

@@ -31,14 +31,14 @@ const VERBAL: &str = "is|are|was|were|be|been|am|do|does|did|can|could|will|woul
                       tried|decided|chose|asked|told|said|whether|course|sure|least|better|best";
 
 /// What the user meant, opening a clause.
-static MEANT: &[Frame] = &[Frame {
-    lang: "en",
-    text: "i meant|i was talking about|i was asking about|i was referring to|i'm talking about|\
+static MEANT: &[Frame] = &[Frame::new(
+    "en",
+    "i meant|i was talking about|i was asking about|i was referring to|i'm talking about|\
            me refería a|me refería al|yo hablaba de|estaba hablando de|ich meinte|ich rede von|\
            ich sprach von|je parlais de|je parlais du|je parlais des|je voulais dire|\
            eu quis dizer|eu estava falando d|eu me referia|me referia a|я имел в виду|\
            я имела в виду|я про другой|я про другую|я говорил про|я говорила про",
-}];
+)];
 
 /// Words that may come before a clause opening: "no, I meant…", "sorry, I
 /// meant…", "non je parlais…".
@@ -68,6 +68,30 @@ fn meant(t: &str) -> Option<(usize, usize)> {
         .filter(|_| !glad(t))
 }
 
+/// "Wrong" beside the first word of a reply: "Falsches Datum, ich wollte den
+/// 14.", "Mauvaise date", "Data errada, era dia 14".
+const WRONG: &str = "wrong|falsch|falsches|falscher|falsche|falschen|mauvaise|mauvais|errada|errado|\
+                     equivocado|equivocada|incorrecto|incorrecta|incorrect|incorrecte|incorreto|\
+                     incorreta|неправильный|неправильная|неправильное|неверный|неверная|неверное";
+
+/// A reply whose first two words name a wrong thing, then stop: "Wrong
+/// flight, I wanted LH 404" (not in a question).
+fn wrong_thing(t: &str) -> Option<(usize, usize)> {
+    if t.contains(['?', '？']) {
+        return None;
+    }
+    let t0 = skip_interjection(t.trim_start_matches(|c: char| !c.is_alphanumeric()));
+    let off = t.len() - t0.len();
+    let mut words = t0.split(' ').take(3);
+    let (a, b) = (words.next()?, words.next()?);
+    let b_bare = b.trim_end_matches([',', '.', '!', ':', ';']);
+    let stops = b.len() > b_bare.len() || words.next().is_none();
+    // "Wrong table." opens with the opener rule's own word.
+    let wrong = (listed(WRONG, a) && a != "wrong") || listed(WRONG, b_bare);
+    (wrong && stops && a.chars().all(is_word) && b_bare.chars().all(is_word))
+        .then_some((off, off + a.len() + 1 + b_bare.len()))
+}
+
 /// The span of a redirect in normalised reply `t`.
 pub fn redirect(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
     if prev.asked {
@@ -81,22 +105,25 @@ pub fn redirect(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
         };
         rejected(t0, end, prev.keywords).map(|stop| (off, off + stop))
     });
-    opening.or_else(|| meant(t)).or_else(|| {
-        occurrences(t, "not", true).take(8).find_map(|(a, b)| {
-            let before = t.get(..a)?.trim_end();
-            let word_at = before.rfind(|c: char| !is_word(c)).map_or(0, |i| i + 1);
-            let word = before.get(word_at..)?;
-            let noun = !word.is_empty()
-                && before.len() == word_at + word.len()
-                && !listed(VERBAL, word)
-                && !word.ends_with("n't")
-                && !word.ends_with("ly");
-            let question = t.get(b..)?.split(['.', '!', ';']).next()?.contains('?');
-            (noun && !question)
-                .then(|| rejected(t, b, prev.keywords).map(|stop| (a, stop)))
-                .flatten()
+    opening
+        .or_else(|| meant(t))
+        .or_else(|| wrong_thing(t))
+        .or_else(|| {
+            occurrences(t, "not", true).take(8).find_map(|(a, b)| {
+                let before = t.get(..a)?.trim_end();
+                let word_at = before.rfind(|c: char| !is_word(c)).map_or(0, |i| i + 1);
+                let word = before.get(word_at..)?;
+                let noun = !word.is_empty()
+                    && before.len() == word_at + word.len()
+                    && !listed(VERBAL, word)
+                    && !word.ends_with("n't")
+                    && !word.ends_with("ly");
+                let question = t.get(b..)?.split(['.', '!', ';']).next()?.contains('?');
+                (noun && !question)
+                    .then(|| rejected(t, b, prev.keywords).map(|stop| (a, stop)))
+                    .flatten()
+            })
         })
-    })
 }
 
 #[cfg(test)]
@@ -132,6 +159,8 @@ mod tests {
             "non je parlais du fichier de prod, pas celui de dev",
             "sorry, I meant the prod config",
             "Я имел в виду другой файл",
+            "Mauvaise date, c'était le 14",
+            "Data errada, era dia 14",
         ] {
             assert!(fires(msg, prev), "{msg}");
         }

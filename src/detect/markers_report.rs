@@ -41,7 +41,9 @@ const PASTED: &str = "traceback (most recent call last)|exception in thread|npm 
                       is already allocated|address already in use|refusing to merge|[rejected]|\
                       non-zero exit|failed (failures=|build failed with|is not assignable to|\
                       cannot find symbol|failed to load resource|has no attribute|\
-                      cannot be resolved|undefined method|unresolved reference|cannot find name";
+                      cannot be resolved|undefined method|unresolved reference|cannot find name|\
+                      make: ***|blocked by cors policy|access-control-allow-origin|outofmemoryerror|\
+                      certificate_verify_failed|exit code 1|exited with code";
 
 /// Words that, followed by `:` (or a code and `:`), print an error:
 /// "TypeError:", "error[E0502]:", "fatal:", "error TS2339:".
@@ -61,379 +63,390 @@ const ERROR_WORDS: &[&str] = &[
 
 /// Announcing a paste or a report: "i get this error", "me sale esto:".
 static REPORTS: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "i get|i got|i'm getting|im getting|i am getting|i keep getting|getting|got|i see|\
+    Frame::new(
+        "en",
+        "i get|i got|i'm getting|im getting|i am getting|i keep getting|getting|got|i see|\
                i'm seeing|im seeing|seeing|it gives|it gives me|it gave me|gives me|it throws|\
                it threw|it shows|it says|it said|it returns|it raises|now i get|now it says|\
                i receive|i received|ran it, got|ran it and got|ran it, i get / \
                |this|the|an|a|another|a new|the following|that|this new|a different|some|\
                following|these / error|errors|exception|traceback|stack trace|error message|\
-               crash|panic|:|`",
-    },
-    Frame {
-        lang: "en",
-        text: "console|terminal|log|logs|output|browser|server|compiler|linter|build|ci|pytest|npm|\
+               crash|panic|404|500|502|503|504|403|401|400|timeout|segfault|:|`",
+    ),
+    Frame::new(
+        "en",
+        "console|terminal|log|logs|output|browser|server|compiler|linter|build|ci|pytest|npm|\
                cargo / says|shows|prints|printed|gives|throws|returns|reports|spits out|complains / :",
-    },
-    Frame {
-        lang: "es",
-        text: "me sale esto|me sale este error|me sale el error|me sale un error|me da este error|\
+    ),
+    Frame::new(
+        "es",
+        "me sale esto|me sale este error|me sale el error|me sale un error|me da este error|\
                me da error|me da un error|me tira|me aparece|obtengo este error",
-    },
-    Frame {
-        lang: "de",
-        text: "fehlermeldung:|ich bekomme|ich kriege|bekomme diesen fehler|bekomme den fehler|\
+    ),
+    Frame::new(
+        "de",
+        "fehlermeldung:|ich bekomme|ich kriege|bekomme diesen fehler|bekomme den fehler|\
                kommt dieser fehler|kommt der fehler|kommt folgender fehler|kommt folgende",
-    },
-    Frame {
-        lang: "fr",
-        text: "j'ai cette erreur|j'ai l'erreur|j'ai une erreur|j'obtiens|ça me donne|ça donne|\
+    ),
+    Frame::new(
+        "fr",
+        "j'ai cette erreur|j'ai l'erreur|j'ai une erreur|j'obtiens|ça me donne|ça donne|\
                ça me met|voici l'erreur|me renvoie|ça renvoie|renvoie une erreur|j'ai eu cette erreur|\
                j'ai eu l'erreur|ça plante avec",
-    },
-    Frame {
-        lang: "pt",
-        text: "deu isso|deu esse erro|deu este erro|deu erro|dá erro|da erro|aparece esse erro|\
+    ),
+    Frame::new(
+        "pt",
+        "deu isso|deu esse erro|deu este erro|deu erro|dá erro|da erro|aparece esse erro|\
                aparece isso|recebo esse erro",
-    },
-    Frame {
-        lang: "ru",
-        text: "выдаёт|выдает|выдало|пишет ошибку|вылезает|получаю ошибку|падает с ошибкой|\
+    ),
+    Frame::new(
+        "ru",
+        "выдаёт|выдает|выдало|пишет ошибку|вылезает|получаю ошибку|падает с ошибкой|\
                вылетает с ошибкой|выводит ошибку",
-    },
-    Frame {
-        lang: "zh",
-        text: "提示|报了这个错|出现错误|出现了错误|报这个错",
-    },
-    Frame {
-        lang: "ja",
-        text: "エラーが出|エラーになり|エラーになる|と出ます|って出ます|と表示され",
-    },
+    ),
+    Frame::new("zh", "提示|报了这个错|出现错误|出现了错误|报这个错"),
+    Frame::new(
+        "ja",
+        "エラーが出|エラーになり|エラーになる|と出ます|って出ます|と表示され",
+    ),
 ];
 
 /// Nothing changed after the answer.
 static UNCHANGED: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "nothing changed|nothing has changed|nothing's changed|nothing changes|no difference|\
+    Frame::new(
+        "en",
+        "nothing changed|nothing has changed|nothing's changed|nothing changes|no difference|\
                didn't change anything|didnt change anything|did not change anything|\
                doesn't change anything|changed nothing|had no effect|has no effect|no effect|\
                still the same|same problem|same issue|same behavior|same behaviour|didn't help|\
                didnt help|doesn't help|doesnt help|same output|same result|same results|\
                same response|same thing happens|same thing happened|didn't do anything|\
                didnt do anything|did nothing|did absolutely nothing|no luck|no dice|no joy|\
-               zero difference|zero effect",
-    },
-    Frame {
-        lang: "en",
-        text: "doesn't|didn't|does not|did not|doesnt|didnt / seem to / \
+               zero difference|zero effect|nothing different|no different|still no change",
+    ),
+    Frame::new("en", "no change / after|at all|whatsoever|even after|,|.|!"),
+    Frame::new(
+        "en",
+        "worked|was working|used to work|worked fine|was fine|ran fine / \
+               before your|before you|before the change|before the fix|before this change|\
+               until your|until you",
+    ),
+    Frame::new(
+        "es",
+        "funcionaba antes de tu|funcionaba antes del cambio|funktionierte vor deiner|\
+               lief vor deiner|marchait avant ta|marchait avant ton|funcionava antes da sua|\
+               funcionava antes do seu|работало до твоего|работало до твоих",
+    ),
+    Frame::new(
+        "zh",
+        "之前是好的|改之前是好的|本来是好的|前は動いて|修正前は動いて",
+    ),
+    Frame::new(
+        "en",
+        "doesn't|didn't|does not|did not|doesnt|didnt / seem to / \
                have changed anything|change anything|help|have helped|do anything|\
                have done anything|make a difference|have made a difference|have any effect|\
                have had any effect|work|have worked|fix it|have fixed it|have fixed anything",
-    },
-    Frame {
-        lang: "en",
-        text: "output|result|results|it|everything|page|error|log / \
+    ),
+    Frame::new(
+        "en",
+        "output|result|results|it|everything|page|error|log / \
                is|looks|stays|remains|is still|looks exactly / \
                identical|unchanged|the same|exactly the same",
-    },
-    Frame {
-        lang: "es",
-        text: "no cambió nada|no cambia nada|no ha cambiado nada|nada cambió|nada ha cambiado|\
+    ),
+    Frame::new(
+        "es",
+        "no cambió nada|no cambia nada|no ha cambiado nada|nada cambió|nada ha cambiado|\
                no hay diferencia|ninguna diferencia|igual que antes|lo mismo que antes|\
                no tuvo efecto|no tiene efecto|el mismo mensaje|el mismo problema|no ha servido|\
                lo mismo de antes|sin cambios|no hace nada|no hizo nada",
-    },
-    Frame {
-        lang: "de",
-        text: "nichts geändert|ändert nichts|keine veränderung|kein unterschied|keinen unterschied|\
+    ),
+    Frame::new(
+        "de",
+        "nichts geändert|ändert nichts|keine veränderung|kein unterschied|keinen unterschied|\
                genauso wie vorher|gleich wie vorher|keine wirkung|bringt nichts|dasselbe problem|\
                das gleiche problem|keine änderung.|keine änderung,|keine änderung!|unverändert|\
                bleibt gleich|ist gleich geblieben|hat nichts bewirkt|tut sich nichts|passiert nichts|\
                nichts passiert",
-    },
-    Frame {
-        lang: "fr",
-        text: "rien ne change|ça n'a rien changé|ca n'a rien changé|ça ne change rien|\
+    ),
+    Frame::new(
+        "fr",
+        "rien ne change|ça n'a rien changé|ca n'a rien changé|ça ne change rien|\
                aucun changement|aucune différence|pas de différence|toujours pareil|c'est pareil|\
                pareil qu'avant|aucun effet|sans effet|le même problème|même problème|\
                ça n'a rien donné|ça ne donne rien|aucune amélioration|pas d'amélioration|\
                rien de changé|inchangé|il ne se passe rien|rien ne se passe",
-    },
-    Frame {
-        lang: "pt",
-        text: "nada mudou|não mudou nada|nao mudou nada|nenhuma diferença|nenhuma mudança|\
+    ),
+    Frame::new(
+        "pt",
+        "nada mudou|não mudou nada|nao mudou nada|nenhuma diferença|nenhuma mudança|\
                sem diferença|não fez diferença|não fez nenhuma diferença|continua igual|\
                continua a mesma coisa|igual a antes|não teve efeito|sem efeito|mesmo problema|\
                do mesmo jeito|nada aconteceu|não acontece nada|não aconteceu nada|não fez nada|\
                sem mudança|a mesma coisa de antes",
-    },
-    Frame {
-        lang: "ru",
-        text: "ничего не меняется|без изменений|никакой разницы|всё так же|все так же|\
+    ),
+    Frame::new(
+        "ru",
+        "ничего не меняется|без изменений|никакой разницы|всё так же|все так же|\
                всё то же самое|все то же самое|эффекта нет|никакого эффекта|та же проблема|\
                ничего не произошло|ничего не происходит|без толку|толку нет|толку ноль|как было|\
                так и осталось|осталось так же|всё как было|все как было",
-    },
-    Frame {
-        lang: "zh",
-        text: "没有变化|没什么变化|一点变化都没有|没区别|没有区别|还是老样子|跟之前一样|和之前一样|\
+    ),
+    Frame::new(
+        "zh",
+        "没有变化|没什么变化|一点变化都没有|没区别|没有区别|还是老样子|跟之前一样|和之前一样|\
                跟原来一样|和原来一样|没效果|没有效果|没啥变化|毫无变化|没任何变化|还是那样|没什么用|\
                没啥用|没有用|一点用没有|什么都没变|啥也没变",
-    },
-    Frame {
-        lang: "ja",
-        text: "変わらない|変わりません|変化なし|変化がない|変化がありません|何も変わって|前と同じ|\
+    ),
+    Frame::new(
+        "ja",
+        "変わらない|変わりません|変化なし|変化がない|変化がありません|何も変わって|前と同じ|\
                以前と同じ|効果がない|効果なし|効果がありません|変化ありません|同じ結果|結果が同じ|\
                結果は同じ|変わっていません|変わってません|何も起きない|何も起こらない|反応がない|\
                反応しません",
-    },
+    ),
 ];
 
 /// A problem still there after the answer: "still" and what persists.
 static PERSISTS: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "still / there|happening|happens|shows|showing|shows up|showing up|appears|\
+    Frame::new(
+        "en",
+        "still / there|happening|happens|shows|showing|shows up|showing up|appears|\
                appearing|occurs|the same|same|no luck|no joy|nothing|no change|getting|seeing|\
                get|see|returns|returning|prints|printing|outputs|gives|giving|says|saying|\
                throws|throwing|raises|complains|hangs|hanging|freezes|loops|looping|stuck|blank|\
                empty|down|missing|squished|red|drops|dropping|crashes|climbs|leaks|charged|\
                an issue|a problem|errors|erroring|times out|timing out|overlaps|cut off|\
-               truncated|duplicated|uses the old|using the old|on the old|points to|ignores|\
+               truncated|duplicated|uses the old|using the old|on the old|points to|ignores|ignored|\
                doesn't|does not|doesnt|don't|dont|can't|cant|cannot|won't|wont|isn't|isnt|\
                aren't|not|no|haven't received|hasn't arrived|haven't gotten|haven't got|\
                404|500|502|503|403|401|400",
-    },
-    Frame {
-        lang: "es",
-        text: "sigue|siguen|todavía|todavia|aún / saliendo|apareciendo|dando|mostrando|ahí|\
+    ),
+    Frame::new(
+        "es",
+        "sigue|siguen|todavía|todavia|aún / saliendo|apareciendo|dando|mostrando|ahí|\
                pasando|ocurriendo|sin|roto|vacío|vacía|en blanco|colgado|cargando|el mismo|\
                la misma|lo mismo|sale|aparece|está ahí|no",
-    },
-    Frame {
-        lang: "de",
-        text: "immer noch|noch immer|weiterhin|nach wie vor / da|dasselbe|das gleiche|derselbe|\
+    ),
+    Frame::new(
+        "de",
+        "immer noch|noch immer|weiterhin|nach wie vor / da|dasselbe|das gleiche|derselbe|\
                dieselbe|der gleiche|die gleiche|gleich|leer|nichts|kein|keine|nicht|vorhanden|\
                sichtbar|rot|kaputt|falsch|langsam|zu sehen",
-    },
-    Frame {
-        lang: "de",
-        text: "bekomme|sehe|kommt|erscheint|zeigt|habe / immer noch",
-    },
-    Frame {
-        lang: "fr",
-        text: "toujours|encore / là|le même|la même|la meme|le meme|les mêmes|rien|pas|aucun|\
+    ),
+    Frame::new("de", "bekomme|sehe|kommt|erscheint|zeigt|habe / immer noch"),
+    Frame::new(
+        "fr",
+        "toujours|encore / là|le même|la même|la meme|le meme|les mêmes|rien|pas|aucun|\
                aucune|vide|affiché|présent|bloqué|planté",
-    },
-    Frame {
-        lang: "fr",
-        text: "j'ai|ça fait|il y a|ça affiche|ça donne|j'obtiens|je vois|je reçois / toujours",
-    },
-    Frame {
-        lang: "pt",
-        text: "ainda|continua|continuam|segue / aparecendo|aparece|lá|igual|o mesmo|a mesma|nada|\
+    ),
+    Frame::new(
+        "fr",
+        "j'ai|ça fait|il y a|ça affiche|ça donne|j'obtiens|je vois|je reçois / toujours",
+    ),
+    Frame::new(
+        "pt",
+        "ainda|continua|continuam|segue / aparecendo|aparece|lá|igual|o mesmo|a mesma|nada|\
                vazio|vazia|mostrando|mostra|desalinhado|desalinhada|sem|não|nao|errado|errada|\
                com o mesmo|com a mesma",
-    },
-    Frame {
-        lang: "ru",
-        text: "всё ещё|все еще|все ещё|всё еще|до сих пор|по-прежнему|всё равно|все равно / \
+    ),
+    Frame::new(
+        "ru",
+        "всё ещё|все еще|все ещё|всё еще|до сих пор|по-прежнему|всё равно|все равно / \
                там|есть|то же|та же|тот же|те же|висит|показывает|выдаёт|выдает|пусто|пустой|\
                пустая|ничего|нет|не|падает|502|500|404|старое|старая|старый",
-    },
-    Frame {
-        lang: "zh",
-        text: "还是乱码|还是显示|还是出现|还是白屏|还是空白|还是卡|还是报|依然存在|仍然存在|依然报|\
+    ),
+    Frame::new(
+        "zh",
+        "还是乱码|还是显示|还是出现|还是白屏|还是空白|还是卡|还是报|依然存在|仍然存在|依然报|\
                仍然报|依然不|仍然不|依然没|仍然没|一直报|照样报|照样不",
-    },
-    Frame {
-        lang: "ja",
-        text: "まだ出ます|まだ出る|まだ出て|まだ表示され|まだ残って|まだ同じ|まだ文字化け|\
+    ),
+    Frame::new(
+        "ja",
+        "まだ出ます|まだ出る|まだ出て|まだ表示され|まだ残って|まだ同じ|まだ文字化け|\
                相変わらず文字化け|相変わらずエラー|いまだに",
-    },
+    ),
 ];
 
 /// It worked before the answer and no longer does.
 static STOPPED: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "stopped|no longer / working|loading|running|compiling|responding|sending|arriving|\
+    Frame::new(
+        "en",
+        "it|that|this|your script|your code|the script|the migration|your migration|\
+               your command / deleted|wiped|erased|dropped|removed|overwrote|lost / \
+               all|my|every|the whole|everything|the entire",
+    ),
+    Frame::new(
+        "en",
+        "every|all|each|all the / request|requests|call|calls|page|pages|test|tests / |now / \
+               500s|404s|fails|fail|errors|error out|time out|times out|crash|crashes|are failing|\
+               is failing",
+    ),
+    Frame::new(
+        "en",
+        "stopped|no longer / working|loading|running|compiling|responding|sending|arriving|\
                loads|starts|runs|compiles|builds|opens|arrive|arrives|shows up|show up",
-    },
-    Frame {
-        lang: "en",
-        text: "doesn't|does not|doesnt|won't|wont|can't|cant / |even / \
+    ),
+    Frame::new(
+        "en",
+        "doesn't|does not|doesnt|won't|wont|can't|cant / |even / \
                load|start|work|open|compile|build|run|launch|boot / anymore|any more",
-    },
-    Frame {
-        lang: "en",
-        text: "doesn't|does not|doesnt|won't|wont / even / \
+    ),
+    Frame::new(
+        "en",
+        "doesn't|does not|doesnt|won't|wont / even / \
                load|start|open|compile|build|run|launch|boot",
-    },
-    Frame {
-        lang: "en",
-        text: "loads|spins|hangs|takes|loading|spinning|hanging / forever",
-    },
-    Frame {
-        lang: "en",
-        text: "never / loads|finishes|goes away|ends|completes|stops",
-    },
-    Frame {
-        lang: "es",
-        text: "dejó de funcionar|ya no funciona|ya no carga|ya no arranca|ya no abre|ya no compila|\
+    ),
+    Frame::new(
+        "en",
+        "loads|spins|hangs|takes|loading|spinning|hanging / forever",
+    ),
+    Frame::new(
+        "en",
+        "never / loads|finishes|goes away|ends|completes|stops",
+    ),
+    Frame::new(
+        "es",
+        "dejó de funcionar|ya no funciona|ya no carga|ya no arranca|ya no abre|ya no compila|\
                ya no llega|ya no llegan|no funciona más",
-    },
-    Frame {
-        lang: "de",
-        text: "startet|lädt|läuft|geht|funktioniert|kompiliert|öffnet|kommt|kommen|baut / \
+    ),
+    Frame::new(
+        "de",
+        "startet|lädt|läuft|geht|funktioniert|kompiliert|öffnet|kommt|kommen|baut / \
                |sich|er|es|sie|der container|die seite|die app / \
                gar nicht mehr|nicht mehr|nichts mehr|nicht mal mehr|nicht einmal mehr",
-    },
-    Frame {
-        lang: "fr",
-        text: "ne marche plus|marche plus|ne fonctionne plus|fonctionne plus|ne démarre plus|\
+    ),
+    Frame::new(
+        "fr",
+        "ne marche plus|marche plus|ne fonctionne plus|fonctionne plus|ne démarre plus|\
                démarre plus|ne charge plus|ne s'ouvre plus|n'arrive plus|n'arrivent plus|\
                ne compile plus|plus aucun|plus rien ne|ne s'affiche plus|s'affiche plus|n'apparaît plus|\
                ne se lance plus|ne répond plus|ne s'envoie plus|ne se charge plus",
-    },
-    Frame {
-        lang: "pt",
-        text: "parou de funcionar|não funciona mais|nem abre|nem carrega|nem inicia|nem roda|\
+    ),
+    Frame::new(
+        "pt",
+        "parou de funcionar|não funciona mais|nem abre|nem carrega|nem inicia|nem roda|\
                não abre mais|não carrega mais|não inicia mais|não chega mais",
-    },
-    Frame {
-        lang: "ru",
-        text: "перестал работать|перестало работать|перестала работать|перестали работать|\
+    ),
+    Frame::new(
+        "ru",
+        "перестал работать|перестало работать|перестала работать|перестали работать|\
                больше не работает|больше не запускается|больше не открывается|\
                больше не грузится|больше не приходят|больше не приходит",
-    },
-    Frame {
-        lang: "zh",
-        text: "闪退|用不了了|不能用了|启动不了了|打不开了|不了了|没法用了",
-    },
-    Frame {
-        lang: "ja",
-        text: "起動しなくな|動かなくな|開かなくな|落ちるようにな|表示されなくな|できなくな|使えなくな|\
+    ),
+    Frame::new(
+        "zh",
+        "闪退|用不了了|不能用了|启动不了了|打不开了|不了了|没法用了",
+    ),
+    Frame::new(
+        "ja",
+        "起動しなくな|動かなくな|開かなくな|落ちるようにな|表示されなくな|できなくな|使えなくな|\
                開けなくな|通らなくな",
-    },
+    ),
 ];
 
 /// Good news whatever it is about: "works now", "all good", "好了".
 static FINE: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "works now|working now|compiles now|passes now|fine now|ok now|okay now|good now|\
+    Frame::new(
+        "en",
+        "works now|working now|compiles now|passes now|fine now|ok now|okay now|good now|\
                all good|all set|resolved|from before|ya funciona|geht jetzt|marche maintenant|\
                funciona agora|работает теперь|теперь работает",
-    },
-    Frame {
-        lang: "zh",
-        text: "好了|解决了|直りました",
-    },
+    ),
+    Frame::new("zh", "好了|解决了|直りました"),
 ];
 
 /// Gone, no longer: good news of an error ("no errors anymore", "エラー消え
 /// ました"), bad news of anything else ("my booking disappeared").
 static GONE: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "anymore|any more|no longer|no more|is gone|are gone|went away|disappeared|ya no|\
+    Frame::new(
+        "en",
+        "anymore|any more|no longer|no more|is gone|are gone|went away|disappeared|ya no|\
                nicht mehr|ist weg|a disparu|plus d'|sumiu|não aparece mais|больше нет|ушла|пропала",
-    },
-    Frame {
-        lang: "zh",
-        text: "没了|消失了|消え|なくなりました",
-    },
+    ),
+    Frame::new("zh", "没了|消失了|消え|なくなりました"),
 ];
 
 /// Words that name a failure; "no longer" after one is good news ("the
 /// error doesn't show anymore"), after anything else bad ("doesn't load
 /// anymore").
 static FAILURE_NOUNS: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "error|errors|crash|crashes|warning|warnings|bug|problem|problems|issue|issues|\
+    Frame::new(
+        "en",
+        "error|errors|crash|crashes|warning|warnings|bug|problem|problems|issue|issues|\
                fehler|erreur|erreurs|problème|souci|erro|erros|problema|ошибка|ошибки|проблема",
-    },
-    Frame {
-        lang: "zh",
-        text: "错误|报错|问题|エラー|問題",
-    },
+    ),
+    Frame::new("zh", "错误|报错|问题|エラー|問題"),
 ];
 
 /// A message that changes the topic, is about older or other work, or owns
 /// the mistake: no reply rule reads it as pushback.
 static ELSEWHERE: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "unrelated,|unrelated but|unrelated question|on an unrelated note|something unrelated|\
+    Frame::new(
+        "en",
+        "unrelated,|unrelated but|unrelated question|on an unrelated note|something unrelated|\
                different question|another question|other question|off topic|off-topic|\
                side question|separate question|different topic|my old|my own|myself|\
                before any of|before you started|since last week|since yesterday|my fault|\
                my mistake|my bad|i'm in the wrong",
-    },
-    Frame {
-        lang: "es",
-        text: "otra pregunta|otra cosa|cambiando de tema|culpa mía|culpa mia|error mío",
-    },
-    Frame {
-        lang: "de",
-        text: "andere frage|anderes thema|im falschen|mein fehler|meine schuld",
-    },
-    Frame {
-        lang: "fr",
-        text: "autre question|autre chose|hors sujet|j'avais collé|ma faute",
-    },
-    Frame {
-        lang: "pt",
-        text: "outra pergunta|outra coisa|mudando de assunto|erro meu|culpa minha",
-    },
-    Frame {
-        lang: "ru",
-        text: "не по теме|другой вопрос|мой старый|мой собственный|моя ошибка|моя вина",
-    },
-    Frame {
-        lang: "zh",
-        text: "别的问题|问个别的|另一个问题|题外话|我自己写的|我的问题|我的错|別件|話変わりますが|\
+    ),
+    Frame::new(
+        "es",
+        "otra pregunta|otra cosa|cambiando de tema|culpa mía|culpa mia|error mío",
+    ),
+    Frame::new(
+        "de",
+        "andere frage|anderes thema|im falschen|mein fehler|meine schuld",
+    ),
+    Frame::new(
+        "fr",
+        "autre question|autre chose|hors sujet|j'avais collé|ma faute",
+    ),
+    Frame::new(
+        "pt",
+        "outra pergunta|outra coisa|mudando de assunto|erro meu|culpa minha",
+    ),
+    Frame::new(
+        "ru",
+        "не по теме|другой вопрос|мой старый|мой собственный|моя ошибка|моя вина",
+    ),
+    Frame::new(
+        "zh",
+        "别的问题|问个别的|另一个问题|题外话|我自己写的|我的问题|我的错|別件|話変わりますが|\
                別の質問|自分で書いた|私のミス|自分のミス",
-    },
+    ),
 ];
 
 /// Someone else's work: "my coworker's script throws…".
 static OTHERS: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "coworker's|colleague's|friend's|boss's|teammate's|my coworker|my colleague|\
+    Frame::new(
+        "en",
+        "coworker's|colleague's|friend's|boss's|teammate's|my coworker|my colleague|\
                mi compañero|mein kollege|meine kollegin|mon collègue|meu colega|мой коллега",
-    },
-    Frame {
-        lang: "zh",
-        text: "同事的|同僚の",
-    },
+    ),
+    Frame::new("zh", "同事的|同僚の"),
 ];
 
 /// Nothing changed on the user's side: an answer, not a report.
 static MY_SIDE: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "on my side|on my end|on our side|on our end|to me|for me|between|de mi lado|\
+    Frame::new(
+        "en",
+        "on my side|on my end|on our side|on our end|to me|for me|between|de mi lado|\
                de mi parte|para mí|für mich|pour moi|pra mim|для меня|\
                bei mir|de mon côté|de notre côté|do meu lado|da minha parte|с моей стороны|\
                у меня ничего",
-    },
-    Frame {
-        lang: "zh",
-        text: "我这边|对我来说|こちらでは|私には",
-    },
+    ),
+    Frame::new("zh", "我这边|对我来说|こちらでは|私には"),
 ];
 
 /// What follows a negated "still" when the user is undecided, not failed:
 /// "still not sure", "still don't know which".
 const UNDECIDED: &str = "sure|decided|decide|deciding|know|certain|ready|done|finished|convinced|\
                          idea|seguro|segura|decidido|sé|sicher|entschieden|sûr|décidé|sais|\
-                         certeza|decidi|sei|уверен|уверена|решил|решила|знаю";
+                         certeza|decidi|sei|уверен|уверена|решил|решила|знаю|tried|tested|\
+                         checked|time|probado|probé|probarlo|tiempo|getestet|probiert|zeit|\
+                         testé|essayé|temps|testei|testado|tentei|tempo|проверял|проверила|\
+                         пробовал|время";
 
 /// Openers that ask for a check: "Confirm there are still no compact
 /// options", "Check whether it still fails".
@@ -444,29 +457,46 @@ const MINE: &str = "my|our|mine|mi|mis|mein|meine|mon|ma|mes|meu|minha|мой|м
 
 /// Turns after a partial success: "X works, but now Y…".
 static BUT: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "but|aber|mais|pero|mas|но / |now|jetzt|maintenant|ahora|agora|теперь",
-    },
-    Frame {
-        lang: "zh",
-        text: "但是|可是|但现在|可是现在|でも|けど",
-    },
+    Frame::new(
+        "en",
+        "but|aber|mais|pero|mas|но / |now|jetzt|maintenant|ahora|agora|теперь",
+    ),
+    Frame::new("zh", "但是|可是|但现在|可是现在|でも|けど"),
+];
+
+/// "Still", in the eight languages.
+static STILL: &[Frame] = &[
+    Frame::new(
+        "en",
+        "still|sigue|siguen|todavía|todavia|aún|immer noch|noch immer|toujours|encore|ainda|\
+               continua|continuam|всё ещё|все еще|всё равно|все равно|до сих пор",
+    ),
+    Frame::new("zh", "还是|仍然|依然|まだ|相変わらず"),
+];
+
+/// The old thing the answer was to replace.
+static OLD: &[Frame] = &[
+    Frame::new(
+        "en",
+        "old|previous|former|original|outdated|stale|cached|viejo|vieja|antiguo|antigua|\
+               anterior|alte|alten|alter|altes|vorherige|ancien|ancienne|l'ancien|l'ancienne|\
+               précédent|précédente|\
+               antigo|antiga|velho|velha|старый|старое|старая|старые|старую|прежний|прежнюю",
+    ),
+    Frame::new("zh", "旧|老的|以前的|原来的|古い|前の"),
 ];
 
 /// What the answer gave, repeated: "the same suggestion again".
 static ANSWERED: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "suggestion|answer|advice|code|fix|solution|output|result|response|screen|page|\
-               message|behavior|behaviour|thing happens|vorschlag|antwort|lösung|ausgabe|meldung|\
+    Frame::new(
+        "en",
+        "suggestion|answer|advice|code|fix|solution|output|result|response|screen|page|\
+               message|behavior|behaviour|thing happens|suggest|suggesting|suggested|proposing|\
+               sugieres|vorschlagen|proposes|sugere|предлагаешь|предлагаете|предложил|vorschlag|antwort|lösung|ausgabe|meldung|\
                sugerencia|respuesta|solución|mensaje|réponse|proposition|résultat|sugestão|resposta|\
                solução|mensagem|совет|ответ|решение|результат|сообщение",
-    },
-    Frame {
-        lang: "zh",
-        text: "方案|建议|回答|结果|提案|回答|結果|画面",
-    },
+    ),
+    Frame::new("zh", "方案|建议|回答|结果|提案|回答|結果|画面"),
 ];
 
 /// Whether a text holds an HTTP error status: "504", "a 500".
@@ -477,50 +507,38 @@ fn status(text: &str) -> bool {
 
 /// A polite request: "Same as before, please".
 static PLEASE: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "please|pls|por favor|bitte|s'il te plaît|s'il vous plaît|por gentileza|пожалуйста",
-    },
-    Frame {
-        lang: "zh",
-        text: "请|ください|お願い",
-    },
+    Frame::new(
+        "en",
+        "please|pls|por favor|bitte|s'il te plaît|s'il vous plaît|por gentileza|пожалуйста",
+    ),
+    Frame::new("zh", "请|ください|お願い"),
 ];
 
 /// "Same", and "again" or "before" near it.
 static SAME: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "same|mismo|misma|gleiche|gleichen|selbe|selben|dasselbe|même|mesmo|mesma|тот же|\
+    Frame::new(
+        "en",
+        "same|mismo|misma|gleiche|gleichen|selbe|selben|dasselbe|même|mesmo|mesma|тот же|\
                та же|то же|те же",
-    },
-    Frame {
-        lang: "zh",
-        text: "同じ|一样|同样",
-    },
+    ),
+    Frame::new("zh", "同じ|一样|同样"),
 ];
 static AGAIN: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "again|as before|like before|as last time|than before|otra vez|de nuevo|que antes|\
+    Frame::new(
+        "en",
+        "again|as before|like before|as last time|than before|otra vez|de nuevo|que antes|\
                wieder|wie vorher|encore|qu'avant|de novo|novamente|снова|опять|как раньше|как и раньше",
-    },
-    Frame {
-        lang: "zh",
-        text: "又|再次|和之前|跟之前|まただ|また同じ|前と|さっきと",
-    },
+    ),
+    Frame::new("zh", "又|再次|和之前|跟之前|まただ|また同じ|前と|さっきと"),
 ];
 
 /// A turn that keeps a report alive after thanks: "thanks, but…".
 static TURNS: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "but|though|however|still|again|aber|trotzdem|mais|pero|mas|но|всё ещё|все еще",
-    },
-    Frame {
-        lang: "zh",
-        text: "但|可是|不过|还是|でも|けど|まだ",
-    },
+    Frame::new(
+        "en",
+        "but|though|however|still|again|aber|trotzdem|mais|pero|mas|но|всё ещё|все еще",
+    ),
+    Frame::new("zh", "但|可是|不过|还是|でも|けど|まだ"),
 ];
 
 /// What worked, before the "but".
@@ -530,16 +548,13 @@ const WORKED: &str = "fixed|fixes|works|worked|passes|passed|runs|compiles|build
 
 /// What is broken after the "but": "prod is just a blank white page".
 static BROKEN: &[Frame] = &[
-    Frame {
-        lang: "en",
-        text: "blank|empty|broken|error|errors|fails|failing|crash|crashes|missing|slow|slower|\
+    Frame::new(
+        "en",
+        "blank|empty|broken|error|errors|fails|failing|crash|crashes|missing|slow|slower|\
                laggy|lags|freezes|hangs|spikes|leaks|eats|hogs|times out|100%|vacío|vacía|vide|vazio|\
                vazia|leer|kaputt|cassé|пуст|пустой",
-    },
-    Frame {
-        lang: "zh",
-        text: "白屏|空白|真っ白",
-    },
+    ),
+    Frame::new("zh", "白屏|空白|真っ白"),
 ];
 
 /// The user's own mind after "but now": "but now I'm certain I don't want it".
@@ -564,6 +579,8 @@ struct Lists {
     again: Frames,
     please: Frames,
     answered: Frames,
+    still: Frames,
+    old: Frames,
 }
 
 fn lists() -> &'static Lists {
@@ -586,6 +603,8 @@ fn lists() -> &'static Lists {
         again: Frames::new(AGAIN),
         please: Frames::new(PLEASE),
         answered: Frames::new(ANSWERED),
+        still: Frames::new(STILL),
+        old: Frames::new(OLD),
     })
 }
 
@@ -621,7 +640,21 @@ fn pasted(t: &str) -> Option<(usize, usize)> {
     let strong = PASTED
         .split('|')
         .find_map(|p| t.find(p).map(|i| (i, i + p.len())));
-    strong.or_else(|| {
+    // A test summary: "2 failed, 10 passed".
+    let summary = || {
+        [" failed", " failing", " errors"].iter().find_map(|w| {
+            t.match_indices(w).take(16).find_map(|(i, m)| {
+                let digits = t
+                    .get(..i)?
+                    .bytes()
+                    .rev()
+                    .take_while(u8::is_ascii_digit)
+                    .count();
+                (digits > 0).then(|| (i - digits, i + m.len()))
+            })
+        })
+    };
+    let found = strong.or_else(summary).or_else(|| {
         ERROR_WORDS.iter().find_map(|w| {
             occurrences(t, w, true).find(|&(_, end)| {
                 let rest = t.get(end..).unwrap_or("");
@@ -644,7 +677,9 @@ fn pasted(t: &str) -> Option<(usize, usize)> {
                 code.starts_with(':') || code.starts_with(" :")
             })
         })
-    })
+    });
+    // "How do I get 2 failed tests to show?" asks about an error, it does not paste one.
+    found.filter(|&(a, _)| !sentence_at(t, a).1.trim_end().ends_with(['?', '？']))
 }
 
 /// The failure report rules: the first that fires on normalised reply `t`.
@@ -701,6 +736,26 @@ pub fn report(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
         })
         .or_else(|| broke_another(t))
         .or_else(|| same_again(t))
+        .or_else(|| still_old(t))
+}
+
+/// "Still" and, a few words on, the old thing the answer was to replace:
+/// "it still reads the old config.ini", "sigue leyendo el archivo viejo",
+/// "还是读的旧文件". Not of the user's own state ("I still have the old
+/// one").
+fn still_old(t: &str) -> Option<(usize, usize)> {
+    let lists = lists();
+    lists.still.find(t, |a, b| {
+        let (s, sentence) = sentence_at(t, a);
+        let to = t.floor_char_boundary((b + 40).min(s + sentence.len()));
+        let near = t.get(b..to).unwrap_or("");
+        let head = t
+            .get(t.floor_char_boundary(a.saturating_sub(12))..a)
+            .unwrap_or("");
+        let subject = head.split(|c: char| !is_word(c)).rfind(|w| !w.is_empty());
+        let mine = subject.is_some_and(|w| listed("i|we|i'm|im|we're|yo|ich|je|eu|я|мы", w));
+        lists.old.any(near) && !mine && plain(sentence, a - s)
+    })
 }
 
 /// Whether the report at byte `at` of `sentence` is stated plainly: not
@@ -720,7 +775,7 @@ fn same_again(t: &str) -> Option<(usize, usize)> {
     let lists = lists();
     lists.same.find(t, |a, b| {
         let (s, sentence) = sentence_at(t, a);
-        let from = t.floor_char_boundary(a.saturating_sub(24)).max(s);
+        let from = t.floor_char_boundary(a.saturating_sub(48)).max(s);
         let to = t.floor_char_boundary((b + 32).min(s + sentence.len()));
         let near = t.get(from..to).unwrap_or("");
         // "the same payment method as before" confirms; "the same 504 as
@@ -898,6 +953,15 @@ mod tests {
             "всё так же",
             "没变化，页面还是乱码",
             "変わらないです。相変わらず文字化けしてる",
+            "nothing different, it still reads the old config.ini",
+            "Sigue leyendo el archivo viejo",
+            "Ça lit toujours l'ancien fichier",
+            "还是读的旧文件",
+            "it worked before your refactor, now the CLI ignores every option",
+            "===== 2 failed, 10 passed in 1.20s =====",
+            "401 Unauthorized",
+            "it deleted all my rows!!",
+            "now every request 500s",
         ] {
             assert!(fires(msg, FIX), "{msg}");
         }
@@ -917,6 +981,10 @@ mod tests {
             "Confirm there are still no pending orders.",
             "Yes, I'd like to proceed. I will use the same payment method as before.",
             "I still don't have my user ID with me, but the reservation is HXDUBJ.",
+            "I still have the old version installed, should I remove it?",
+            "How do I get 2 failed tests to show in the report?",
+            "todavía no lo he probado",
+            "it deleted the temp files as expected, perfect",
         ] {
             assert!(!fires(msg, asked), "{msg}");
         }
@@ -963,6 +1031,8 @@ mod tests {
             ("again", AGAIN),
             ("please", PLEASE),
             ("answered", ANSWERED),
+            ("still", STILL),
+            ("old", OLD),
         ] {
             check(name, frames);
         }
