@@ -368,6 +368,34 @@ async function main() {
   }
 
   {
+    // A step settling: the result completes its step, so the loop rules
+    // judge it then (decide() only reads their finding).
+    const t = new Regulator({ userId: "bench", ...NO_CAP });
+    t.turnStart(TASK, at);
+    let k = 0;
+    const pair = measure((n) => {
+      for (let i = 0; i < n; i++) {
+        const name = ++k % 3 === 0 ? "search_orders" : "get_order";
+        const id = `c${k}`;
+        t.toolCall(name, { order_id: `#W${k % 11}`, q: "late" }, { callId: id });
+        t.toolResult(name, { ok: true, durationMs: 40, result: '{"status": "delivered", "items": ["P-301"]}', callId: id });
+      }
+      return 0;
+    });
+    row("toolCall + toolResult, a step settling each time (pair; diagnostic)", fmtNs(pair));
+    row(
+      "decide() with 32 settled calls in view",
+      fmtNs(
+        measure((n) => {
+          for (let i = 0; i < n; i++) sink += t.decide().concerns.length;
+          return 0;
+        }),
+      ),
+    );
+    t.free();
+  }
+
+  {
     // Corrections are capped (20 per topic, 1000 in total), so this is the
     // steady state: store one record, evict the oldest.
     const u = new Regulator({ userId: "bench", ...NO_CAP });

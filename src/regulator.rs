@@ -211,10 +211,6 @@ impl Regulator {
                     names: &info.names,
                 });
                 self.session.tool_calls_total = self.session.tool_calls_total.saturating_add(1);
-                // Until the app reports results, calls are judged as they come.
-                if !self.session.tools.reports_results {
-                    self.refresh_tool_finding(false);
-                }
             }
             EventRef::ToolResult {
                 name,
@@ -234,8 +230,9 @@ impl Regulator {
                 if let Some(c) = call {
                     s.earlier_calls.remember(c, s.turns);
                 }
-                // Once a step has all its results in, judge it; the first
-                // result also changes which calls wait for theirs.
+                // Once a step has all its results in, judge it (the first
+                // result also starts the cache: until then decide() judges
+                // the calls itself).
                 let settled = step.is_some_and(|n| s.tools.step_done(n));
                 if settled || first {
                     self.refresh_tool_finding(settled);
@@ -481,14 +478,14 @@ impl Regulator {
         let mut concerns = Vec::new();
         let tool = match cfg.tool_loop_rule {
             // Computed when the last step settled; only escalation is left.
-            ToolLoopRule::Fingerprint => s
+            ToolLoopRule::Fingerprint if s.tools.reports_results => s
                 .tools
                 .finding
                 .clone()
                 .and_then(|f| tools::Fingerprint { cfg, turn: s.turns }.escalate(&s.tools, f)),
-            ToolLoopRule::ConsecutiveSameTool => {
-                tools::detect_loop(cfg, &s.tools, &s.earlier_calls, s.turns)
-            }
+            // Until the app reports results, every call is judged as it
+            // comes: on demand, so a burst of calls costs nothing until asked.
+            _ => tools::detect_loop(cfg, &s.tools, &s.earlier_calls, s.turns),
         };
         let (halt, nudge) = match tool {
             Some(f) if f.level == Level::Halt => (Some(f), None),

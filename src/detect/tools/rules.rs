@@ -28,6 +28,27 @@ pub struct Finding {
     pub count: u64,
 }
 
+/// A finding while the rules run: borrows the tool's name, so candidates
+/// that lose cost no allocation.
+#[derive(Clone, Copy)]
+struct Hit<'c> {
+    level: Level,
+    pattern: LoopPattern,
+    tool: &'c str,
+    count: u64,
+}
+
+impl Hit<'_> {
+    fn finding(self) -> Finding {
+        Finding {
+            level: self.level,
+            pattern: self.pattern,
+            tool_name: self.tool.to_string(),
+            count: self.count,
+        }
+    }
+}
+
 /// A tool-loop rule: a pure function of the turn's tool history (and of the
 /// successful calls of earlier turns).
 pub trait LoopRule {
@@ -76,7 +97,7 @@ impl Fingerprint<'_> {
             .into()
     }
 
-    fn finding(&self, name: &str, count: u64, pattern: LoopPattern) -> Option<Finding> {
+    fn finding<'c>(&self, name: &'c str, count: u64, pattern: LoopPattern) -> Option<Hit<'c>> {
         let halt = self.halt_at(name);
         let nudge = u64::from(self.cfg.tool_nudge_threshold).min(halt);
         let level = if count >= halt {
@@ -86,10 +107,10 @@ impl Fingerprint<'_> {
         } else {
             return None;
         };
-        Some(Finding {
+        Some(Hit {
             level,
             pattern,
-            tool_name: name.to_string(),
+            tool: name,
             count,
         })
     }
@@ -101,12 +122,12 @@ impl Fingerprint<'_> {
     /// identical reruns now, and a re-check far apart is not a loop. The
     /// same call of earlier turns counts too, but one call per turn never
     /// halts: that is as often the user asking to check again.
-    fn identical(
+    fn identical<'c>(
         &self,
-        calls: &[&CallRecord],
-        last: &CallRecord,
+        calls: &[&'c CallRecord],
+        last: &'c CallRecord,
         earlier: &EarlierCalls,
-    ) -> Option<Finding> {
+    ) -> Option<Hit<'c>> {
         let mut count = 0u64;
         let mut answered = 0u64;
         let mut broke = false;
@@ -147,12 +168,12 @@ impl Fingerprint<'_> {
 
     /// An action (send, book, pay…) that succeeded again with the same
     /// arguments: its effect happened twice. Halts at once.
-    fn repeated_effect(
+    fn repeated_effect<'c>(
         &self,
-        calls: &[&CallRecord],
-        last: &CallRecord,
+        calls: &[&'c CallRecord],
+        last: &'c CallRecord,
         earlier: &EarlierCalls,
-    ) -> Option<Finding> {
+    ) -> Option<Hit<'c>> {
         if last.effect != Effect::Action || last.ok != Some(true) {
             return None;
         }
@@ -163,10 +184,10 @@ impl Fingerprint<'_> {
             .filter(|d| d.effect == Effect::Action && !d.failed)
             .count() as u64;
         let count = here + before;
-        (count >= 2).then(|| Finding {
+        (count >= 2).then_some(Hit {
             level: Level::Halt,
             pattern: LoopPattern::RepeatedSideEffect,
-            tool_name: last.name.clone(),
+            tool: &last.name,
             count,
         })
     }
@@ -176,7 +197,7 @@ impl Fingerprint<'_> {
     /// item an earlier result listed is an answer, not a miss), or the same
     /// long result whatever the arguments. Counted in steps: a parallel
     /// batch is one.
-    fn no_progress(&self, steps: &[&[&CallRecord]]) -> Option<Finding> {
+    fn no_progress<'c>(&self, steps: &[&[&'c CallRecord]]) -> Option<Hit<'c>> {
         let last = steps.last()?;
         let name = &last.first()?.name;
         let len = steps
@@ -201,7 +222,7 @@ impl Fingerprint<'_> {
     }
 
     /// A,B,A,B… or A,B,C,A,B,C… with nothing new coming back.
-    fn cycle(&self, calls: &[&CallRecord]) -> Option<Finding> {
+    fn cycle<'c>(&self, calls: &[&'c CallRecord]) -> Option<Hit<'c>> {
         let n = calls.len();
         let key = |i: usize| calls.get(i).map(|c| c.key);
         for period in 2..=MAX_PERIOD {
@@ -229,17 +250,16 @@ impl Fingerprint<'_> {
                 .any(|(a, b)| a.gist != b.gist);
             let cycles = (len / period) as u64;
             if !changing && cycles >= 2 {
-                let name = calls.last()?.name.clone();
                 // Count full cycles; the ladder starts at 2 and halts at 3.
                 let level = if cycles >= 3 {
                     Level::Halt
                 } else {
                     Level::Nudge
                 };
-                return Some(Finding {
+                return Some(Hit {
                     level,
                     pattern: LoopPattern::Cycle,
-                    tool_name: name,
+                    tool: &calls.last()?.name,
                     count: cycles,
                 });
             }
@@ -252,7 +272,7 @@ impl Fingerprint<'_> {
     /// the last one. Failures that each say something new (a reproduction
     /// script failing as designed, then a different traceback) are the
     /// agent learning, not a streak.
-    fn failure_streak(&self, calls: &[&CallRecord]) -> Option<Finding> {
+    fn failure_streak<'c>(&self, calls: &[&'c CallRecord]) -> Option<Hit<'c>> {
         let last = calls.last()?;
         let streak = calls
             .iter()
@@ -268,12 +288,21 @@ impl Fingerprint<'_> {
         } else {
             return None;
         };
-        Some(Finding {
+        Some(Hit {
             level,
             pattern: LoopPattern::FailureStreak,
-            tool_name: last.name.clone(),
+            tool: &last.name,
             count: streak,
         })
+    }
+}
+
+/// Keeps the stronger of two findings; on a tie the newer.
+fn keep<'c>(best: &mut Option<Hit<'c>>, h: Option<Hit<'c>>) {
+    if let Some(h) = h
+        && best.is_none_or(|b| (h.level, h.count) >= (b.level, b.count))
+    {
+        *best = Some(h);
     }
 }
 
@@ -320,17 +349,17 @@ impl Fingerprint<'_> {
         let calls = turn.settled(|c| !self.exempt(&c.name));
         let steps = steps(&calls);
         let last = steps.last()?;
-        let mut found: Vec<Finding> = Vec::with_capacity(8);
-        found.extend(self.failure_streak(&calls));
-        found.extend(self.no_progress(&steps));
-        found.extend(self.cycle(&calls));
-        for c in last.iter() {
-            found.extend(self.identical(&calls, c, earlier));
-            found.extend(self.repeated_effect(&calls, c, earlier));
-        }
         // Strongest finding wins; on a tie the more specific pattern (later
-        // in this list) does, since `max_by_key` keeps the last maximum.
-        found.into_iter().max_by_key(|f| (f.level, f.count))
+        // in this list) does.
+        let mut best = None;
+        keep(&mut best, self.failure_streak(&calls));
+        keep(&mut best, self.no_progress(&steps));
+        keep(&mut best, self.cycle(&calls));
+        for c in last.iter() {
+            keep(&mut best, self.identical(&calls, c, earlier));
+            keep(&mut best, self.repeated_effect(&calls, c, earlier));
+        }
+        best.map(Hit::finding)
     }
 }
 
