@@ -727,6 +727,56 @@ mod tests {
     }
 
     #[test]
+    fn an_action_that_went_through_then_is_refused_twice_halts() {
+        let cfg = Config::default();
+        let booked = [
+            (
+                "book_reservation",
+                1,
+                true,
+                Some("{\"reservation_id\": \"HATHAV\"}"),
+            ),
+            (
+                "book_reservation",
+                2,
+                false,
+                Some("Error: Too many reservations"),
+            ),
+        ];
+        assert_eq!(find(&cfg, &booked), None);
+        let mut again = booked.to_vec();
+        again.push((
+            "book_reservation",
+            2,
+            false,
+            Some("Error: Too many reservations"),
+        ));
+        assert_eq!(
+            find(&cfg, &again),
+            Some((Level::Halt, LoopPattern::FailureStreak, 2))
+        );
+        let never_booked = [
+            (
+                "book_reservation",
+                2,
+                false,
+                Some("Error: Not enough seats"),
+            ),
+            (
+                "book_reservation",
+                3,
+                false,
+                Some("Error: Not enough seats"),
+            ),
+        ];
+        assert_eq!(
+            find(&cfg, &never_booked),
+            None,
+            "no earlier success: a plain streak"
+        );
+    }
+
+    #[test]
     fn a_nudge_the_agent_keeps_going_past_becomes_a_halt() {
         let cfg = Config::default();
         let mut t = ToolTurn::default();

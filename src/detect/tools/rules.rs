@@ -281,7 +281,15 @@ impl Fingerprint<'_> {
             .filter(|c| c.gist == last.gist)
             .count() as u64;
         let halt = u64::from(self.cfg.tool_failure_streak);
-        let level = if streak >= halt {
+        // An action that already went through, tried again and refused twice
+        // the same way ("Too many reservations"): the first try did the job,
+        // or the agent is duplicating it. Stop now rather than at `halt`.
+        let redo = last.effect == Effect::Action
+            && streak >= 2
+            && calls
+                .iter()
+                .any(|c| c.name == last.name && c.ok == Some(true));
+        let level = if streak >= halt || redo {
             Level::Halt
         } else if streak >= halt.div_ceil(2).max(2) {
             Level::Nudge
