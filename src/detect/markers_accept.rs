@@ -4,85 +4,36 @@
 //! accepts the plan, and "one passenger, no checked bags" lists what is
 //! absent. A confirmation that turns with a "but" is read as usual.
 
-use super::markers::is_cjk;
-use super::markers_reply::{Present, is_word, occurrences};
+use super::markers_frames::{Found, Frame};
+use super::markers_reply::Present;
+use super::markers_scan::fam;
 
 /// Whether a reply opens by accepting the answer and never turns with a
 /// "but": "Yes, please proceed exactly as proposed, no other changes" and
 /// "Thanks! I'd like a nonstop flight instead of the one-stop" reject no
 /// word of it.
-pub(super) fn accepts(t: &str) -> bool {
-    const YES: &[&str] = &[
-        "yes",
-        "yep",
-        "yeah",
-        "yup",
-        "sure",
-        "ok",
-        "okay",
-        "sounds good",
-        "looks good",
-        "perfect",
-        "great",
-        "thanks",
-        "thank you",
-        "got it",
-        "understood",
-        "alright",
-        "all right",
-        "exactly",
-        "go ahead",
-        "please proceed",
-        "proceed",
-        "sí",
-        "vale",
-        "claro",
-        "de acuerdo",
-        "perfecto",
-        "gracias",
-        "ja",
-        "genau",
-        "passt",
-        "danke",
-        "einverstanden",
-        "oui",
-        "d'accord",
-        "parfait",
-        "merci",
-        "sim",
-        "pode",
-        "beleza",
-        "obrigado",
-        "obrigada",
-        "да",
-        "хорошо",
-        "ок",
-        "спасибо",
-        "好的",
-        "可以",
-        "是的",
-        "谢谢",
-        "はい",
-        "了解",
-        "お願いします",
-    ];
-    const BUT: &[&str] = &[
-        "but", "however", "actually", "pero", "aber", "mais", "mas", "но", "但", "可是", "不过",
-        "でも", "けど",
-    ];
-    let t0 = t.trim_start_matches(|c: char| !c.is_alphanumeric());
-    let opens = YES.iter().any(|w| {
-        t0.starts_with(w)
-            && t0
-                .get(w.len()..)
-                .and_then(|r| r.chars().next())
-                .is_none_or(|c| !is_word(c) || w.chars().all(is_cjk))
-    });
-    opens
-        && !BUT
-            .iter()
-            .any(|w| occurrences(t, w, !w.chars().all(is_cjk)).next().is_some())
+pub(super) fn accepts(t: &str, found: &Found) -> bool {
+    let off = t.len() - t.trim_start_matches(|c: char| !c.is_alphanumeric()).len();
+    found.find(fam::YES, |a, _| a == off).is_some() && !found.any(fam::TURN)
 }
+
+/// Acceptances that may open a reply.
+pub(super) static YES: &[Frame] = &[
+    Frame::new(
+        "en",
+        "yes|yep|yeah|yup|sure|ok|okay|sounds good|looks good|perfect|great|thanks|thank you|\
+         got it|understood|alright|all right|exactly|go ahead|please proceed|proceed|sí|vale|\
+         claro|de acuerdo|perfecto|gracias|ja|genau|passt|danke|einverstanden|oui|d'accord|\
+         parfait|merci|sim|pode|beleza|obrigado|obrigada|да|хорошо|ок|спасибо",
+    ),
+    Frame::new("zh", "好的|可以|是的|谢谢|はい|了解|お願いします"),
+];
+
+/// A turn that makes an acceptance a correction after all: "Yes, but…".
+pub(super) static TURN: &[Frame] = &[
+    Frame::new("en", "but|however|actually|pero|aber|mais|mas|но"),
+    Frame::new("zh", "但|可是|不过|でも|けど"),
+];
 
 /// Whether a message holds English function words (no other language of
 /// the eight writes them).

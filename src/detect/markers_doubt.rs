@@ -19,12 +19,10 @@
 //! quoted as UI text ("a dialog that asks 'are you sure?'"), or comes with
 //! a go-ahead ("are you sure you can book two seats at once? if so, do it").
 
-use std::sync::OnceLock;
-
 use super::markers_failure::{REQUEST, supposed};
-use super::markers_frames::{Frame, Frames, listed, words_from};
+use super::markers_frames::{Found, Frame, listed, words_from};
 use super::markers_reply::{Previous, in_question, is_word, skip_interjection};
-use super::markers_sarcasm::PRAISE;
+use super::markers_scan::{fam, glad};
 use crate::text::KeywordBag;
 
 /// Reported as the hit's phrase.
@@ -32,7 +30,7 @@ pub const DOUBT: &str = "(doubts the previous answer)";
 pub const CIRCLES: &str = "(says the answers go in circles)";
 
 /// Doubt anywhere in a reply.
-static DOUBTS: &[Frame] = &[
+pub(super) static DOUBTS: &[Frame] = &[
     Frame::new(
         "en",
         "are you|are u|r u|r you / |really|absolutely|completely|100% / \
@@ -241,7 +239,7 @@ static DOUBTS: &[Frame] = &[
 ];
 
 /// The answers go in circles.
-static CIRCLING: &[Frame] = &[
+pub(super) static CIRCLING: &[Frame] = &[
     Frame::new(
         "en",
         "going|running|spinning|walking|moving|talking / |round|around / in circles|in a circle",
@@ -348,7 +346,7 @@ static CIRCLING: &[Frame] = &[
 ];
 
 /// A surprise or "sure?" that opens a reply: doubt unless praise follows.
-static SURPRISE: &[Frame] = &[
+pub(super) static SURPRISE: &[Frame] = &[
     Frame::new(
         "en",
         "really|seriously|huh|sure|you sure|seguro|en serio|de verdad|sicher|wirklich|echt|\
@@ -365,7 +363,7 @@ static SURPRISE: &[Frame] = &[
 ];
 
 /// Praise, thanks or a go-ahead after a surprise: "really? that's great".
-static GLAD: &[Frame] = &[
+pub(super) static GLAD: &[Frame] = &[
     Frame::new(
         "en",
         "good|glad|cool|amazing|thanks|thank|yay|ok|okay|qué bien|que bien|gracias|danke|\
@@ -379,7 +377,7 @@ static GLAD: &[Frame] = &[
 
 /// A go-ahead in the same message makes a doubt a question before acting:
 /// "are you sure you can book two seats at once? if so, do it".
-static GO_AHEAD: &[Frame] = &[
+pub(super) static GO_AHEAD: &[Frame] = &[
     Frame::new(
         "en",
         "if so|if yes|if you can|go ahead|do it|si es así|si es asi|si oui|se sim|wenn ja|\
@@ -399,7 +397,7 @@ const ASKING: &str = "what|how|why|where|which|can|could|would|do|does|did|is|ar
                       quoi|o|что|где";
 
 /// Sources cited against the answer; a say verb must follow.
-static DOCS: &[Frame] = &[
+pub(super) static DOCS: &[Frame] = &[
     Frame::new(
         "en",
         "docs|doc|documentation|manual|man page|readme|changelog|release notes|the spec|mdn|\
@@ -420,7 +418,7 @@ const SAYS: &str = "say|says|said|state|states|show|shows|mention|mentions|claim
 /// Not in a question ("Is it a myth that…?" asks), not with thanks ("so
 /// that's a myth then, thanks!"), not of the user's own needs ("not
 /// convinced I need it").
-static STATED: &[Frame] = &[
+pub(super) static STATED: &[Frame] = &[
     Frame::new(
         "en",
         "not convinced|unconvinced|i'm skeptical|i'm sceptical|that's a myth|that is a myth|\
@@ -431,7 +429,7 @@ static STATED: &[Frame] = &[
 ];
 
 /// "I don't think …" before a word or number of the answer.
-static DISBELIEF: &[Frame] = &[Frame::new(
+pub(super) static DISBELIEF: &[Frame] = &[Frame::new(
     "en",
     "i'm pretty sure|im pretty sure|i am pretty sure|pretty sure|i'm fairly sure|\
            i'm quite sure|i'm almost sure|estoy casi seguro|estoy bastante seguro|\
@@ -450,7 +448,7 @@ const OWN: &str = "i|i'm|im|i've|i'd|i'll|we|we're|we'll|we've|we'd|so|you|he|sh
                    thats|that|it's|its|it|this|yo|ich|wir|je|eu|я|мы|que|dass";
 
 /// A negative question, or "I thought …?", opening a sentence.
-static ASKS_BACK: &[Frame] = &[
+pub(super) static ASKS_BACK: &[Frame] = &[
     Frame::new(
         "en",
         "isn't|isnt|wasn't|wasnt|shouldn't|shouldnt|aren't|arent|didn't you|didnt you|\
@@ -488,12 +486,12 @@ const LEAD: &str = "but|and|so|wait|hmm|hm|um|uh|oh|ah|huh|mmm|well|pero|aber|ma
                     хм|euh|bon|pues|ué";
 
 /// Done again and again: a try, then a count a few words on.
-static TRIED: &[Frame] = &[Frame::new(
+pub(super) static TRIED: &[Frame] = &[Frame::new(
     "en",
     "tried|suggested|proposed|recommended|done|said|told me|probado|intentado|versucht|\
            probiert|essayé|tentei|tentamos|пробовали|пробовал|предлагал",
 )];
-static TIMES: &[Frame] = &[
+pub(super) static TIMES: &[Frame] = &[
     Frame::new(
         "en",
         "three times|four times|five times|several times|multiple times|many times|\
@@ -502,38 +500,6 @@ static TIMES: &[Frame] = &[
     ),
     Frame::new("zh", "三次|好几次|几次了|三回|何度も"),
 ];
-
-/// The frame lists, indexed once.
-struct Lists {
-    doubts: Frames,
-    circling: Frames,
-    surprise: Frames,
-    glad: Frames,
-    go_ahead: Frames,
-    docs: Frames,
-    disbelief: Frames,
-    asks_back: Frames,
-    tried: Frames,
-    times: Frames,
-    stated: Frames,
-}
-
-fn lists() -> &'static Lists {
-    static LISTS: OnceLock<Lists> = OnceLock::new();
-    LISTS.get_or_init(|| Lists {
-        doubts: Frames::new(DOUBTS),
-        circling: Frames::new(CIRCLING),
-        surprise: Frames::new(SURPRISE),
-        glad: Frames::new(GLAD),
-        go_ahead: Frames::new(GO_AHEAD),
-        docs: Frames::new(DOCS),
-        disbelief: Frames::new(DISBELIEF),
-        asks_back: Frames::new(ASKS_BACK),
-        tried: Frames::new(TRIED),
-        times: Frames::new(TIMES),
-        stated: Frames::new(STATED),
-    })
-}
 
 /// The text before byte `at` back to the last sentence mark, at most 120 bytes.
 fn clause_before(t: &str, at: usize) -> &str {
@@ -570,34 +536,22 @@ fn discounted(t: &str, a: usize) -> bool {
     quoted || quoting || supposed(clause, clause.len())
 }
 
-/// Whether a message gives a go-ahead: "if so, do it", "go ahead".
-pub(super) fn go_ahead(t: &str) -> bool {
-    lists().go_ahead.any(t)
-}
-
-/// Whether a message praises or thanks: "Isn't it great? Works perfectly".
-pub(super) fn glad(t: &str) -> bool {
-    t.split(|c: char| !is_word(c)).any(|w| PRAISE.contains(&w)) || lists().glad.any(t)
-}
-
 /// A surprise opening the reply, not followed by praise or thanks.
-fn surprised(t: &str) -> Option<(usize, usize)> {
+fn surprised(t: &str, found: &Found) -> Option<(usize, usize)> {
     let t0 = skip_interjection(t.trim_start_matches(|c: char| !c.is_alphanumeric()));
     let off = t.len() - t0.len();
-    let (0, end) = lists().surprise.find(t0, |a, _| a == 0)? else {
-        return None;
-    };
-    let rest = t0.get(end..).unwrap_or("");
+    let (_, end) = found.find(fam::SURPRISE, |a, _| a == off)?;
     // "Oh, really? How about economy instead?" moves on to a new request.
-    let first = words_from(rest, 0, 1).next().unwrap_or("");
+    let first = words_from(t, end, 1).next().unwrap_or("");
     let moves_on = REQUEST.contains(&first) || listed("what|let's|lets|maybe|then", first);
-    (!glad(rest) && !lists().go_ahead.any(rest) && !moves_on).then_some((off, off + end))
+    let pleased = glad(found, end, t.len()) || found.any_in(fam::GO_AHEAD, end, t.len());
+    (!pleased && !moves_on).then_some((off, end))
 }
 
 /// A docs citation: the source, then a say verb within four words (or a
 /// Chinese or Japanese citation), in a sentence that does not ask.
-fn cites_docs(t: &str) -> Option<(usize, usize)> {
-    lists().docs.find(t, |a, b| {
+fn cites_docs(t: &str, found: &Found) -> Option<(usize, usize)> {
+    found.find(fam::DOCS, |a, b| {
         let cjk = t
             .get(a..b)
             .is_some_and(|s| !s.is_ascii() && !s.contains(' '))
@@ -618,8 +572,8 @@ fn cites_docs(t: &str) -> Option<(usize, usize)> {
 
 /// "I don't think" with a word or a number of the answer in the next six
 /// words, about the answer rather than the user.
-fn disbelieves(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
-    lists().disbelief.find(t, |a, b| {
+fn disbelieves(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usize)> {
+    found.find(fam::DISBELIEF, |a, b| {
         let own = words_from(t, b, 1).next().is_none_or(|w| listed(OWN, w));
         !own && !discounted(t, a)
             && words_from(t, b, 6).any(|w| {
@@ -630,45 +584,42 @@ fn disbelieves(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
 }
 
 /// The doubt rule: its span in normalised reply `t`.
-pub fn doubt(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
-    let lists = lists();
-    if lists.go_ahead.any(t) {
+pub fn doubt(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usize)> {
+    if found.any(fam::GO_AHEAD) {
         return None;
     }
-    lists
-        .doubts
-        .find(t, |a, _| !discounted(t, a))
+    let pleased = glad(found, 0, t.len());
+    found
+        .find(fam::DOUBTS, |a, _| !discounted(t, a))
         .or_else(|| {
             let own = |b| words_from(t, b, 1).next().is_some_and(|w| listed(OWN, w));
             let stated = |a, b| !in_question(t, a) && !own(b) && !discounted(t, a);
-            lists.stated.find(t, stated).filter(|_| !glad(t))
+            found.find(fam::STATED, stated).filter(|_| !pleased)
         })
-        .or_else(|| surprised(t))
+        .or_else(|| surprised(t, found))
         .or_else(|| {
-            lists.asks_back.find(t, |a, b| {
+            found.find(fam::ASKS_BACK, |a, b| {
                 let more = words_from(t, b, 1).any(|w| listed(MORE, w));
-                opens(t, a) && in_question(t, a) && !more && !glad(t)
+                opens(t, a) && in_question(t, a) && !more && !pleased
             })
         })
-        .or_else(|| cites_docs(t))
-        .or_else(|| disbelieves(t, prev))
+        .or_else(|| cites_docs(t, found))
+        .or_else(|| disbelieves(t, prev, found))
 }
 
 /// The circling rule: its span in normalised reply `t`.
-pub fn circles(t: &str) -> Option<(usize, usize)> {
-    let lists = lists();
-    lists
-        .circling
-        .find(t, |a, _| {
+pub fn circles(t: &str, found: &Found) -> Option<(usize, usize)> {
+    found
+        .find(fam::CIRCLING, |a, _| {
             let clause = clause_before(t, a);
             !supposed(clause, clause.len()) && !clause.ends_with("as ")
         })
         .or_else(|| {
             // "we've tried the tomllib thing three times now".
-            lists.tried.find(t, |a, b| {
+            found.find(fam::TRIED, |a, b| {
                 let to = t.floor_char_boundary((b + 48).min(t.len()));
                 let clause = clause_before(t, a);
-                !supposed(clause, clause.len()) && lists.times.any(t.get(b..to).unwrap_or(""))
+                !supposed(clause, clause.len()) && found.any_in(fam::TIMES, b, to)
             })
         })
 }

@@ -9,6 +9,7 @@
 //! `markers_reply.rs` with the other word lists.
 
 use super::markers::is_cjk;
+use super::markers_frames::Found;
 use super::markers_frames::listed;
 use super::markers_reply::{LANGS, List, Present, THANKS, is_word, occurrences, sentences};
 use super::markers_report::{on_my_side, resolved};
@@ -93,7 +94,7 @@ pub(super) const REQUEST: &[&str] = &[
 /// A failure word and a tie to the answer in one sentence that is not a
 /// question or a request, or a message of at most four words that is a
 /// failure report.
-pub(super) fn failure(t: &str, present: &Present<'_>) -> Option<(usize, usize)> {
+pub(super) fn failure(t: &str, present: &Present<'_>, scanned: &Found) -> Option<(usize, usize)> {
     let lists: Vec<(bool, Vec<&str>, Vec<&str>)> = LANGS
         .iter()
         .map(|l| {
@@ -142,8 +143,8 @@ pub(super) fn failure(t: &str, present: &Present<'_>) -> Option<(usize, usize)> 
             };
             if thanks_for_a_fix(sentence)
                 || someone_else(sentence)
-                || on_my_side(sentence)
-                || resolved(sentence)
+                || on_my_side(scanned, here, here + sentence.len())
+                || resolved(t, scanned, here, here + sentence.len())
             {
                 break;
             }

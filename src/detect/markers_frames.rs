@@ -65,6 +65,24 @@ pub(super) fn words_from(t: &str, at: usize, n: usize) -> impl Iterator<Item = &
         .take(n)
 }
 
+/// The words of `t`, each with its byte offset.
+pub(super) fn words_at(t: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut rest = t;
+    let mut base = 0;
+    std::iter::from_fn(move || {
+        let skip = rest.find(is_word)?;
+        let len = rest
+            .get(skip..)?
+            .find(|c: char| !is_word(c))
+            .unwrap_or(rest.len() - skip);
+        let at = base + skip;
+        let word = rest.get(skip..skip + len)?;
+        rest = rest.get(skip + len..)?;
+        base = at + len;
+        Some((at, word))
+    })
+}
+
 /// Whether `word` is one of the `|`-separated words of `list`.
 pub(super) fn listed(list: &str, word: &str) -> bool {
     !word.is_empty() && list.split('|').any(|w| w == word)
@@ -75,10 +93,18 @@ pub(super) fn listed(list: &str, word: &str) -> bool {
 /// phrase sixteen times says no more than one that says it once.
 pub(super) const MAX_OFFERS: usize = 16;
 
-/// Frames by the key of their first slot's alternatives.
-pub(super) struct Frames {
-    frames: Vec<Parsed>,
-    by_key: HashMap<&'static str, Vec<u16>, FastBuild>,
+/// Occurrences kept per family by one scan.
+const MAX_KEPT: usize = 64;
+/// Families one set may hold (family numbers run below it).
+pub(super) const MAX_FAMILIES: usize = 48;
+/// Walks tried per family by one scan, matched or not.
+const MAX_TRIED: usize = 4 * MAX_KEPT;
+
+/// Families of frames by the key of their first slot's alternatives.
+pub(super) struct FrameSet {
+    frames: Vec<(u8, Parsed)>,
+    /// Each key's first-slot alternatives, as (frame, alternative).
+    by_key: HashMap<&'static str, Vec<(u16, u16)>, FastBuild>,
 }
 
 /// The key an alternative is looked up by: its first word, or its first
@@ -92,75 +118,123 @@ fn key(alt: &str, spaced: bool) -> &str {
     alt.get(..len).unwrap_or("")
 }
 
-impl Frames {
-    pub(super) fn new(frames: &'static [Frame]) -> Self {
-        let frames: Vec<Parsed> = frames.iter().map(parse).collect();
-        let mut by_key: HashMap<&'static str, Vec<u16>, FastBuild> = HashMap::default();
-        for (i, f) in (0u16..).zip(&frames) {
-            for alt in f.slots.first().into_iter().flatten() {
-                let list = by_key.entry(key(alt, f.spaced)).or_default();
-                if list.last() != Some(&i) {
-                    list.push(i);
-                }
+impl FrameSet {
+    /// A set of families, each a family number (below `MAX_FAMILIES`;
+    /// others are never found) and its frames.
+    pub(super) fn new(families: &[(u8, &[Frame])]) -> Self {
+        let frames: Vec<(u8, Parsed)> = families
+            .iter()
+            .flat_map(|&(fam, list)| list.iter().map(move |f| (fam, parse(f))))
+            .collect();
+        let mut by_key: HashMap<&'static str, Vec<(u16, u16)>, FastBuild> = HashMap::default();
+        for (i, (_, f)) in (0u16..).zip(&frames) {
+            for (j, alt) in (0u16..).zip(f.slots.first().into_iter().flatten()) {
+                by_key.entry(key(alt, f.spaced)).or_default().push((i, j));
             }
         }
-        Frames { frames, by_key }
+        FrameSet { frames, by_key }
     }
 
-    /// Whether some frame occurs in `t`.
-    pub(super) fn any(&self, t: &str) -> bool {
-        self.find(t, |_, _| true).is_some()
-    }
-
-    /// The first frame occurrence in normalised text `t`, in text order,
-    /// that `keep` accepts, as a byte span. Linear in `t`: each word start
-    /// (and each character outside ASCII) costs a lookup, and each frame
-    /// found there a walk bounded by the frame's size.
-    pub(super) fn find(
-        &self,
-        t: &str,
-        mut keep: impl FnMut(usize, usize) -> bool,
-    ) -> Option<(usize, usize)> {
+    /// Every frame occurrence in normalised text `t`, in text order, up to
+    /// `MAX_KEPT` per family. One pass: each word start (and each character
+    /// outside ASCII) costs one lookup, and each frame found there a walk
+    /// bounded by the frame's size.
+    pub(super) fn scan(&self, t: &str) -> Found {
+        let mut found = Found {
+            hits: Vec::new(),
+            kept: [0; MAX_FAMILIES],
+        };
+        let mut tried = [0u16; MAX_FAMILIES];
         let mut prev_word = false;
-        let mut offered = 0;
         for (i, c) in t.char_indices() {
-            if offered >= MAX_OFFERS {
-                break;
-            }
-            let word_start = is_word(c) && !prev_word;
-            prev_word = is_word(c);
-            let cjk = is_cjk(c);
+            // ASCII first: most text is, and its classes are one compare.
+            let (word, cjk) = if c.is_ascii() {
+                (c.is_ascii_alphanumeric() || c == '\'' || c == '_', false)
+            } else {
+                (is_word(c), is_cjk(c))
+            };
+            let word_start = word && !prev_word;
+            prev_word = word;
             if !word_start && !cjk {
                 continue;
             }
             let rest = t.get(i..).unwrap_or("");
             // The word is measured only where a word starts.
             let lookups = [
-                (word_start, word_start.then(|| key(rest, true)), true),
-                (cjk, Some(key(rest, false)), false),
+                (word_start.then(|| key(rest, true)), true),
+                (cjk.then(|| key(rest, false)), false),
             ];
-            for (active, k, spaced) in lookups {
-                let Some(list) = k.and_then(|k| self.by_key.get(k)).filter(|_| active) else {
+            for (k, spaced) in lookups {
+                let Some(list) = k.and_then(|k| self.by_key.get(k)) else {
                     continue;
                 };
-                for &f in list {
-                    let Some(frame) = self.frames.get(usize::from(f)) else {
-                        continue;
-                    };
-                    if frame.spaced != spaced {
+                let mut last = None;
+                for &(f, j) in list {
+                    // A frame whose earlier alternative matched here is done.
+                    if last == Some(f) {
                         continue;
                     }
-                    let Some(end) = walk(t, i, &frame.slots, spaced, true) else {
+                    let Some((fam, frame)) = self.frames.get(usize::from(f)) else {
                         continue;
                     };
-                    if keep(i, end) {
-                        return Some((i, end));
+                    let slot = usize::from(*fam);
+                    let (Some(kept), Some(tries)) = (found.kept.get_mut(slot), tried.get_mut(slot))
+                    else {
+                        continue;
+                    };
+                    if frame.spaced != spaced
+                        || usize::from(*kept) >= MAX_KEPT
+                        || usize::from(*tries) >= MAX_TRIED
+                    {
+                        continue;
                     }
-                    offered += 1;
+                    *tries += 1;
+                    let first = frame.slots.first().and_then(|s| s.get(usize::from(j)));
+                    let rest = frame.slots.get(1..).unwrap_or(&[]);
+                    if let Some(end) = first.and_then(|alt| step(t, i, alt, rest, spaced, true)) {
+                        *kept += 1;
+                        last = Some(f);
+                        found.hits.push((*fam, i, end));
+                    }
                 }
             }
         }
-        None
+        found
+    }
+}
+
+/// The frame occurrences of one text, by family.
+pub(super) struct Found {
+    hits: Vec<(u8, usize, usize)>,
+    kept: [u8; MAX_FAMILIES],
+}
+
+impl Found {
+    /// The first occurrence of family `fam`, in text order, that `keep`
+    /// accepts; at most `MAX_OFFERS` are offered.
+    pub(super) fn find(
+        &self,
+        fam: u8,
+        mut keep: impl FnMut(usize, usize) -> bool,
+    ) -> Option<(usize, usize)> {
+        self.hits
+            .iter()
+            .filter(|h| h.0 == fam)
+            .take(MAX_OFFERS)
+            .find(|h| keep(h.1, h.2))
+            .map(|h| (h.1, h.2))
+    }
+
+    /// Whether family `fam` occurs.
+    pub(super) fn any(&self, fam: u8) -> bool {
+        self.kept.get(usize::from(fam)).is_some_and(|&n| n > 0)
+    }
+
+    /// Whether family `fam` occurs wholly within bytes `from..to`.
+    pub(super) fn any_in(&self, fam: u8, from: usize, to: usize) -> bool {
+        self.hits
+            .iter()
+            .any(|h| h.0 == fam && h.1 >= from && h.2 <= to)
     }
 }
 
@@ -169,43 +243,49 @@ fn walk(t: &str, at: usize, slots: &[Vec<&str>], spaced: bool, first: bool) -> O
     let Some((slot, rest)) = slots.split_first() else {
         return Some(at);
     };
-    for alt in slot.iter() {
-        crate::work::add(1);
-        if alt.is_empty() {
-            if let Some(end) = walk(t, at, rest, spaced, first) {
-                return Some(end);
-            }
-            continue;
-        }
-        let mut from = at;
-        // Punctuation follows its word directly or after one space ("sûr ?").
-        let attached = alt.starts_with(|c: char| !is_word(c));
-        if !first {
-            let gap = t.get(from..).is_some_and(|r| r.starts_with(' '));
-            if gap {
-                from += 1;
-            } else if spaced && !attached {
-                continue;
-            }
-        }
-        if !t.get(from..).is_some_and(|r| r.starts_with(alt)) {
-            continue;
-        }
-        let end = from + alt.len();
-        // "sure-footed" runs on past the hyphen.
-        let mut next = t.get(end..).unwrap_or("").chars();
-        let runs_on = match next.next() {
-            Some('-') => next.next().is_some_and(char::is_alphabetic),
-            c => c.is_some_and(is_word),
-        };
-        if spaced && alt.ends_with(is_word) && runs_on {
-            continue;
-        }
-        if let Some(end) = walk(t, end, rest, spaced, false) {
-            return Some(end);
+    slot.iter()
+        .find_map(|alt| step(t, at, alt, rest, spaced, first))
+}
+
+/// The end of a path that `t` spells from byte `at`: alternative `alt`,
+/// then the slots `rest`.
+fn step(
+    t: &str,
+    at: usize,
+    alt: &str,
+    rest: &[Vec<&str>],
+    spaced: bool,
+    first: bool,
+) -> Option<usize> {
+    crate::work::add(1);
+    if alt.is_empty() {
+        return walk(t, at, rest, spaced, first);
+    }
+    let mut from = at;
+    // Punctuation follows its word directly or after one space ("sûr ?").
+    let attached = alt.starts_with(|c: char| !is_word(c));
+    if !first {
+        let gap = t.get(from..).is_some_and(|r| r.starts_with(' '));
+        if gap {
+            from += 1;
+        } else if spaced && !attached {
+            return None;
         }
     }
-    None
+    if !t.get(from..).is_some_and(|r| r.starts_with(alt)) {
+        return None;
+    }
+    let end = from + alt.len();
+    // "sure-footed" runs on past the hyphen.
+    let mut next = t.get(end..).unwrap_or("").chars();
+    let runs_on = match next.next() {
+        Some('-') => next.next().is_some_and(char::is_alphabetic),
+        c => c.is_some_and(is_word),
+    };
+    if spaced && alt.ends_with(is_word) && runs_on {
+        return None;
+    }
+    walk(t, end, rest, spaced, false)
 }
 
 #[cfg(test)]
@@ -251,9 +331,9 @@ pub(super) mod tests {
     ];
 
     fn found(text: &str) -> Option<&str> {
-        let frames = Frames::new(TEST);
-        frames
-            .find(text, |_, _| true)
+        let set = FrameSet::new(&[(0, TEST)]);
+        set.scan(text)
+            .find(0, |_, _| true)
             .and_then(|(a, b)| text.get(a..b))
     }
 
@@ -281,9 +361,11 @@ pub(super) mod tests {
 
     #[test]
     fn keep_can_pass_over_an_occurrence() {
-        let frames = Frames::new(TEST);
-        let t = "if that doesn't sound right, it does not seem correct";
-        let second = frames.find(t, |a, _| a > 10);
+        let set = FrameSet::new(&[(0, TEST), (1, &TEST[1..2])]);
+        let t = "if that doesn't sound right, it does not seem correct; u sure?";
+        let found = set.scan(t);
+        let second = found.find(0, |a, _| a > 10);
+        assert!(found.any(1) && found.any_in(1, 50, t.len()) && !found.any_in(1, 0, 50));
         assert_eq!(
             second.and_then(|(a, b)| t.get(a..b)),
             Some("it does not seem correct")
@@ -292,7 +374,7 @@ pub(super) mod tests {
 
     #[test]
     fn finding_is_linear_in_the_text() {
-        let frames = Frames::new(TEST);
+        let set = FrameSet::new(&[(0, TEST)]);
         for unit in [
             "that doesn't sound rightly ",
             "i still i still ",
@@ -303,7 +385,7 @@ pub(super) mod tests {
             for n in [4 * 1024, 64 * 1024] {
                 let text = unit.repeat(n / unit.len() + 1);
                 let work = crate::work::counted(|| {
-                    frames.find(&text, |_, _| false);
+                    set.scan(&text).find(0, |_, _| false);
                 });
                 per_byte.push(work as f64 / text.len() as f64);
             }

@@ -12,11 +12,9 @@
 //! файл"), unless it thanks ("je voulais dire merci") or follows a word
 //! ("that's the order I meant").
 
-use std::sync::OnceLock;
-
-use super::markers_doubt::glad;
-use super::markers_frames::{Frame, Frames, listed};
+use super::markers_frames::{Found, Frame, listed};
 use super::markers_reply::{Previous, is_word, occurrences, rejected, skip_interjection};
+use super::markers_scan::{fam, glad};
 
 /// Negations that open a redirect.
 const OPENING: &str = "not|não era|não é|nao era|no era|no es|nicht|pas|ce n'est pas|c'est pas";
@@ -31,7 +29,7 @@ const VERBAL: &str = "is|are|was|were|be|been|am|do|does|did|can|could|will|woul
                       tried|decided|chose|asked|told|said|whether|course|sure|least|better|best";
 
 /// What the user meant, opening a clause.
-static MEANT: &[Frame] = &[Frame::new(
+pub(super) static MEANT: &[Frame] = &[Frame::new(
     "en",
     "i meant|i was talking about|i was asking about|i was referring to|i'm talking about|\
            me refería a|me refería al|yo hablaba de|estaba hablando de|ich meinte|ich rede von|\
@@ -46,11 +44,9 @@ const LEAD: &str = "no|nope|sorry|oh|oops|wait|hmm|um|uh|but|actually|well|nein|
                     perdón|perdona|pardon|desculpa|sorry|извини|ah|ach|ой";
 
 /// "I meant …" opening a clause, in a message that does not thank.
-fn meant(t: &str) -> Option<(usize, usize)> {
-    static FRAMES: OnceLock<Frames> = OnceLock::new();
-    let frames = FRAMES.get_or_init(|| Frames::new(MEANT));
-    frames
-        .find(t, |a, _| {
+fn meant(t: &str, found: &Found) -> Option<(usize, usize)> {
+    found
+        .find(fam::MEANT, |a, _| {
             let head = t
                 .get(t.floor_char_boundary(a.saturating_sub(40))..a)
                 .unwrap_or("");
@@ -65,7 +61,7 @@ fn meant(t: &str) -> Option<(usize, usize)> {
                     .filter(|w| !w.is_empty())
                     .all(|w| listed(LEAD, w))
         })
-        .filter(|_| !glad(t))
+        .filter(|_| !glad(found, 0, t.len()))
 }
 
 /// "Wrong" beside the first word of a reply: "Falsches Datum, ich wollte den
@@ -93,20 +89,23 @@ fn wrong_thing(t: &str) -> Option<(usize, usize)> {
 }
 
 /// The span of a redirect in normalised reply `t`.
-pub fn redirect(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
+pub fn redirect(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usize)> {
     if prev.asked {
-        return meant(t);
+        return meant(t, found);
     }
     let t0 = skip_interjection(t.trim_start_matches(|c: char| !c.is_alphanumeric()));
     let off = t.len() - t0.len();
     let opening = OPENING.split('|').find_map(|w| {
+        if !t0.starts_with(w) {
+            return None;
+        }
         let (0, end) = occurrences(t0, w, true).next()? else {
             return None;
         };
         rejected(t0, end, prev.keywords).map(|stop| (off, off + stop))
     });
     opening
-        .or_else(|| meant(t))
+        .or_else(|| meant(t, found))
         .or_else(|| wrong_thing(t))
         .or_else(|| {
             occurrences(t, "not", true).take(8).find_map(|(a, b)| {

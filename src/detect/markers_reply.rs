@@ -29,6 +29,7 @@ use super::markers_failure::failure;
 use super::markers_redirect::redirect;
 use super::markers_report::{elsewhere, report};
 use super::markers_sarcasm::sarcasm;
+use super::markers_scan::scan;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
@@ -662,22 +663,23 @@ pub(super) const LANGS: &[Words] = &[
 /// The first rule that fires on normalised message `t`, with its span.
 pub fn find(t: &str, prev: Option<Previous<'_>>) -> Option<(&'static str, usize, usize)> {
     let prev = prev?;
-    if elsewhere(t) {
+    let found = scan(t);
+    if elsewhere(&found) {
         return None;
     }
     let words = Present::of(t);
-    let accepts = accepts(t);
+    let accepts = accepts(t, &found);
     contrast(t, prev, &words)
         .or_else(|| absent(t, prev, &words))
-        .or_else(|| redirect(t, prev))
+        .or_else(|| redirect(t, prev, &found))
         .filter(|_| !accepts)
         .map(|(a, b)| (CONTRAST, a, b))
         .or_else(|| opener(t, prev).map(|(a, b)| (OPENER, a, b)))
-        .or_else(|| failure(t, &words).map(|(a, b)| (FAILURE, a, b)))
+        .or_else(|| failure(t, &words, &found).map(|(a, b)| (FAILURE, a, b)))
         .or_else(|| sarcasm(t).map(|(a, b)| (SARCASM, a, b)))
-        .or_else(|| report(t, prev).map(|(a, b)| (FAILURE, a, b)))
-        .or_else(|| doubt(t, prev).map(|(a, b)| (DOUBT, a, b)))
-        .or_else(|| circles(t).map(|(a, b)| (CIRCLES, a, b)))
+        .or_else(|| report(t, prev, &found).map(|(a, b)| (FAILURE, a, b)))
+        .or_else(|| doubt(t, prev, &found).map(|(a, b)| (DOUBT, a, b)))
+        .or_else(|| circles(t, &found).map(|(a, b)| (CIRCLES, a, b)))
 }
 
 /// The words of a message, to pass over list entries whose first word it

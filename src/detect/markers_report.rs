@@ -21,48 +21,51 @@
 //! the user's side ("nothing changed on my side, so go ahead"), and when a
 //! pasted error comes with a question that shares no word with the answer.
 
-use std::sync::OnceLock;
-
-use super::markers_doubt::{glad, go_ahead};
 use super::markers_failure::{REQUEST, supposed};
-use super::markers_frames::{Frame, Frames, listed, words_from};
-use super::markers_reply::{Previous, is_word, occurrences};
+use super::markers_frames::{Found, Frame, listed, words_at, words_from};
+use super::markers_reply::{Previous, is_word};
 use super::markers_sarcasm::bad_news;
+use super::markers_scan::{fam, glad};
 use crate::text::KeywordBag;
 
 /// Strong signs of a pasted error, as tools print them (lowercased).
-const PASTED: &str = "traceback (most recent call last)|exception in thread|npm err!|panicked at|\
-                      segmentation fault|core dumped|command not found|no such file or directory|\
-                      permission denied|connection refused|cannot find module|can't resolve|\
-                      no module named|is not defined|is not a function|cannot read properties|\
-                      cannot read property|unexpected token|unexpected indent|syntax error near|\
-                      undefined reference to|call to undefined|could not find a version|\
-                      unable to resolve|could not resolve|cannot borrow|mismatched types|\
-                      is already allocated|address already in use|refusing to merge|[rejected]|\
-                      non-zero exit|failed (failures=|build failed with|is not assignable to|\
-                      cannot find symbol|failed to load resource|has no attribute|\
-                      cannot be resolved|undefined method|unresolved reference|cannot find name|\
-                      make: ***|blocked by cors policy|access-control-allow-origin|outofmemoryerror|\
-                      certificate_verify_failed|exit code 1|exited with code";
+pub(super) static PASTED: &[Frame] = &[Frame::new(
+    "en",
+    "traceback (most recent call last)|exception in thread|npm err!|panicked at|\
+     segmentation fault|core dumped|command not found|no such file or directory|\
+     permission denied|connection refused|cannot find module|can't resolve|no module named|\
+     is not defined|is not a function|cannot read properties|cannot read property|\
+     unexpected token|unexpected indent|syntax error near|undefined reference to|\
+     call to undefined|could not find a version|unable to resolve|could not resolve|\
+     cannot borrow|mismatched types|is already allocated|address already in use|\
+     refusing to merge|rejected]|non-zero exit|failed (failures=|build failed with|\
+     is not assignable to|cannot find symbol|failed to load resource|has no attribute|\
+     cannot be resolved|undefined method|unresolved reference|cannot find name|make: ***|\
+     blocked by cors policy|access-control-allow-origin|outofmemoryerror|\
+     certificate_verify_failed|exit code 1|exited with code",
+)];
 
-/// Words that, followed by `:` (or a code and `:`), print an error:
+/// Whether a word prints an error when `:` (or a code and `:`) follows:
 /// "TypeError:", "error[E0502]:", "fatal:", "error TS2339:".
-const ERROR_WORDS: &[&str] = &[
-    "*error",
-    "*exception",
-    "fatal",
-    "failure",
-    "fail",
-    "failed",
-    "warning",
-    "ошибка",
-    "erreur",
-    "fehler",
-    "erro",
-];
+fn error_word(w: &str) -> bool {
+    w.ends_with("error")
+        || w.ends_with("exception")
+        || matches!(
+            w,
+            "fatal"
+                | "failure"
+                | "fail"
+                | "failed"
+                | "warning"
+                | "ошибка"
+                | "erreur"
+                | "fehler"
+                | "erro"
+        )
+}
 
 /// Announcing a paste or a report: "i get this error", "me sale esto:".
-static REPORTS: &[Frame] = &[
+pub(super) static REPORTS: &[Frame] = &[
     Frame::new(
         "en",
         "i get|i got|i'm getting|im getting|i am getting|i keep getting|getting|got|i see|\
@@ -112,7 +115,7 @@ static REPORTS: &[Frame] = &[
 ];
 
 /// Nothing changed after the answer.
-static UNCHANGED: &[Frame] = &[
+pub(super) static UNCHANGED: &[Frame] = &[
     Frame::new(
         "en",
         "nothing changed|nothing has changed|nothing's changed|nothing changes|no difference|\
@@ -208,7 +211,7 @@ static UNCHANGED: &[Frame] = &[
 ];
 
 /// A problem still there after the answer: "still" and what persists.
-static PERSISTS: &[Frame] = &[
+pub(super) static PERSISTS: &[Frame] = &[
     Frame::new(
         "en",
         "still / there|happening|happens|shows|showing|shows up|showing up|appears|\
@@ -269,7 +272,7 @@ static PERSISTS: &[Frame] = &[
 ];
 
 /// It worked before the answer and no longer does.
-static STOPPED: &[Frame] = &[
+pub(super) static STOPPED: &[Frame] = &[
     Frame::new(
         "en",
         "it|that|this|your script|your code|the script|the migration|your migration|\
@@ -346,7 +349,7 @@ static STOPPED: &[Frame] = &[
 ];
 
 /// Good news whatever it is about: "works now", "all good", "好了".
-static FINE: &[Frame] = &[
+pub(super) static FINE: &[Frame] = &[
     Frame::new(
         "en",
         "works now|working now|compiles now|passes now|fine now|ok now|okay now|good now|\
@@ -358,7 +361,7 @@ static FINE: &[Frame] = &[
 
 /// Gone, no longer: good news of an error ("no errors anymore", "エラー消え
 /// ました"), bad news of anything else ("my booking disappeared").
-static GONE: &[Frame] = &[
+pub(super) static GONE: &[Frame] = &[
     Frame::new(
         "en",
         "anymore|any more|no longer|no more|is gone|are gone|went away|disappeared|ya no|\
@@ -370,7 +373,7 @@ static GONE: &[Frame] = &[
 /// Words that name a failure; "no longer" after one is good news ("the
 /// error doesn't show anymore"), after anything else bad ("doesn't load
 /// anymore").
-static FAILURE_NOUNS: &[Frame] = &[
+pub(super) static FAILURE_NOUNS: &[Frame] = &[
     Frame::new(
         "en",
         "error|errors|crash|crashes|warning|warnings|bug|problem|problems|issue|issues|\
@@ -381,7 +384,7 @@ static FAILURE_NOUNS: &[Frame] = &[
 
 /// A message that changes the topic, is about older or other work, or owns
 /// the mistake: no reply rule reads it as pushback.
-static ELSEWHERE: &[Frame] = &[
+pub(super) static ELSEWHERE: &[Frame] = &[
     Frame::new(
         "en",
         "unrelated,|unrelated but|unrelated question|on an unrelated note|something unrelated|\
@@ -418,7 +421,7 @@ static ELSEWHERE: &[Frame] = &[
 ];
 
 /// Someone else's work: "my coworker's script throws…".
-static OTHERS: &[Frame] = &[
+pub(super) static OTHERS: &[Frame] = &[
     Frame::new(
         "en",
         "coworker's|colleague's|friend's|boss's|teammate's|my coworker|my colleague|\
@@ -428,7 +431,7 @@ static OTHERS: &[Frame] = &[
 ];
 
 /// Nothing changed on the user's side: an answer, not a report.
-static MY_SIDE: &[Frame] = &[
+pub(super) static MY_SIDE: &[Frame] = &[
     Frame::new(
         "en",
         "on my side|on my end|on our side|on our end|to me|for me|between|de mi lado|\
@@ -456,7 +459,7 @@ const CHECK: &str = "confirm|check|verify|ensure|see|let|make|test";
 const MINE: &str = "my|our|mine|mi|mis|mein|meine|mon|ma|mes|meu|minha|мой|моя|мои";
 
 /// Turns after a partial success: "X works, but now Y…".
-static BUT: &[Frame] = &[
+pub(super) static BUT: &[Frame] = &[
     Frame::new(
         "en",
         "but|aber|mais|pero|mas|но / |now|jetzt|maintenant|ahora|agora|теперь",
@@ -465,7 +468,7 @@ static BUT: &[Frame] = &[
 ];
 
 /// "Still", in the eight languages.
-static STILL: &[Frame] = &[
+pub(super) static STILL: &[Frame] = &[
     Frame::new(
         "en",
         "still|sigue|siguen|todavía|todavia|aún|immer noch|noch immer|toujours|encore|ainda|\
@@ -475,7 +478,7 @@ static STILL: &[Frame] = &[
 ];
 
 /// The old thing the answer was to replace.
-static OLD: &[Frame] = &[
+pub(super) static OLD: &[Frame] = &[
     Frame::new(
         "en",
         "old|previous|former|original|outdated|stale|cached|viejo|vieja|antiguo|antigua|\
@@ -487,7 +490,7 @@ static OLD: &[Frame] = &[
 ];
 
 /// What the answer gave, repeated: "the same suggestion again".
-static ANSWERED: &[Frame] = &[
+pub(super) static ANSWERED: &[Frame] = &[
     Frame::new(
         "en",
         "suggestion|answer|advice|code|fix|solution|output|result|response|screen|page|\
@@ -506,7 +509,7 @@ fn status(text: &str) -> bool {
 }
 
 /// A polite request: "Same as before, please".
-static PLEASE: &[Frame] = &[
+pub(super) static PLEASE: &[Frame] = &[
     Frame::new(
         "en",
         "please|pls|por favor|bitte|s'il te plaît|s'il vous plaît|por gentileza|пожалуйста",
@@ -515,7 +518,7 @@ static PLEASE: &[Frame] = &[
 ];
 
 /// "Same", and "again" or "before" near it.
-static SAME: &[Frame] = &[
+pub(super) static SAME: &[Frame] = &[
     Frame::new(
         "en",
         "same|mismo|misma|gleiche|gleichen|selbe|selben|dasselbe|même|mesmo|mesma|тот же|\
@@ -523,7 +526,7 @@ static SAME: &[Frame] = &[
     ),
     Frame::new("zh", "同じ|一样|同样"),
 ];
-static AGAIN: &[Frame] = &[
+pub(super) static AGAIN: &[Frame] = &[
     Frame::new(
         "en",
         "again|as before|like before|as last time|than before|otra vez|de nuevo|que antes|\
@@ -533,7 +536,7 @@ static AGAIN: &[Frame] = &[
 ];
 
 /// A turn that keeps a report alive after thanks: "thanks, but…".
-static TURNS: &[Frame] = &[
+pub(super) static TURNS: &[Frame] = &[
     Frame::new(
         "en",
         "but|though|however|still|again|aber|trotzdem|mais|pero|mas|но|всё ещё|все еще",
@@ -547,7 +550,7 @@ const WORKED: &str = "fixed|fixes|works|worked|passes|passed|runs|compiles|build
                       funcionou|roda|работает|好了|可以了|動いた";
 
 /// What is broken after the "but": "prod is just a blank white page".
-static BROKEN: &[Frame] = &[
+pub(super) static BROKEN: &[Frame] = &[
     Frame::new(
         "en",
         "blank|empty|broken|error|errors|fails|failing|crash|crashes|missing|slow|slower|\
@@ -560,53 +563,6 @@ static BROKEN: &[Frame] = &[
 /// The user's own mind after "but now": "but now I'm certain I don't want it".
 const MIND: &str = "want|need|think|know|realize|wonder|guess|prefer|certain|sure|like|feel|\
                     decided|hope";
-
-struct Lists {
-    reports: Frames,
-    unchanged: Frames,
-    persists: Frames,
-    stopped: Frames,
-    fine: Frames,
-    gone: Frames,
-    failure_nouns: Frames,
-    elsewhere: Frames,
-    others: Frames,
-    my_side: Frames,
-    but: Frames,
-    broken: Frames,
-    turns: Frames,
-    same: Frames,
-    again: Frames,
-    please: Frames,
-    answered: Frames,
-    still: Frames,
-    old: Frames,
-}
-
-fn lists() -> &'static Lists {
-    static LISTS: OnceLock<Lists> = OnceLock::new();
-    LISTS.get_or_init(|| Lists {
-        reports: Frames::new(REPORTS),
-        unchanged: Frames::new(UNCHANGED),
-        persists: Frames::new(PERSISTS),
-        stopped: Frames::new(STOPPED),
-        fine: Frames::new(FINE),
-        gone: Frames::new(GONE),
-        failure_nouns: Frames::new(FAILURE_NOUNS),
-        elsewhere: Frames::new(ELSEWHERE),
-        others: Frames::new(OTHERS),
-        my_side: Frames::new(MY_SIDE),
-        but: Frames::new(BUT),
-        broken: Frames::new(BROKEN),
-        turns: Frames::new(TURNS),
-        same: Frames::new(SAME),
-        again: Frames::new(AGAIN),
-        please: Frames::new(PLEASE),
-        answered: Frames::new(ANSWERED),
-        still: Frames::new(STILL),
-        old: Frames::new(OLD),
-    })
-}
 
 /// The sentence of `t` around byte `at`, within 200 bytes each way, and
 /// where it starts. A '.' ends a sentence only before a space ("etl.py").
@@ -636,68 +592,66 @@ fn shares_a_word(t: &str, prev: &KeywordBag) -> bool {
 }
 
 /// The span of a pasted error in normalised reply `t`.
-fn pasted(t: &str) -> Option<(usize, usize)> {
-    let strong = PASTED
-        .split('|')
-        .find_map(|p| t.find(p).map(|i| (i, i + p.len())));
-    // A test summary: "2 failed, 10 passed".
-    let summary = || {
-        [" failed", " failing", " errors"].iter().find_map(|w| {
-            t.match_indices(w).take(16).find_map(|(i, m)| {
-                let digits = t
-                    .get(..i)?
-                    .bytes()
-                    .rev()
-                    .take_while(u8::is_ascii_digit)
-                    .count();
-                (digits > 0).then(|| (i - digits, i + m.len()))
-            })
+fn pasted(t: &str, found: &Found) -> Option<(usize, usize)> {
+    let strong = found.find(fam::PASTED, |_, _| true);
+    // One pass over the words for the weaker signs: a test summary ("2
+    // failed") or an error word printing an error ("TypeError:").
+    let weak = || {
+        let mut count: Option<usize> = None;
+        words_at(t).take(4096).find_map(|(at, w)| {
+            let end = at + w.len();
+            let number = w.bytes().all(|b| b.is_ascii_digit());
+            // The words a test summary counts: "2 failed, 10 passed".
+            let counts = matches!(w, "failed" | "failing" | "errors");
+            let summary = counts.then_some(count).flatten();
+            count = number.then_some(at);
+            if let Some(from) = summary {
+                return Some((from, end));
+            }
+            (error_word(w) && prints_an_error(t.get(end..).unwrap_or(""))).then_some((at, end))
         })
     };
-    let found = strong.or_else(summary).or_else(|| {
-        ERROR_WORDS.iter().find_map(|w| {
-            occurrences(t, w, true).find(|&(_, end)| {
-                let rest = t.get(end..).unwrap_or("");
-                // "error[E0502]:", "error TS2339:", "TypeError:".
-                let code = rest
-                    .strip_prefix('[')
-                    .and_then(|r| r.find(']').filter(|&i| i <= 12).map(|i| &r[i + 1..]))
-                    .or_else(|| {
-                        let r = rest.strip_prefix(' ')?;
-                        let w = r.get(..r.find(|c: char| !is_word(c))?)?;
-                        (w.len() <= 12 && w.bytes().any(|b| b.is_ascii_digit()))
-                            .then(|| &r[w.len()..])
-                    })
-                    .unwrap_or(rest);
-                // "ERROR 1064 (42000): …": a state in parentheses.
-                let code = code
-                    .strip_prefix(" (")
-                    .and_then(|r| r.find(')').filter(|&i| i <= 12).map(|i| &r[i + 1..]))
-                    .unwrap_or(code);
-                code.starts_with(':') || code.starts_with(" :")
-            })
-        })
-    });
-    // "How do I get 2 failed tests to show?" asks about an error, it does not paste one.
+    let found = strong.or_else(weak);
+    // "How do I get 2 failed tests to show?" asks about an error, it does
+    // not paste one.
     found.filter(|&(a, _)| !sentence_at(t, a).1.trim_end().ends_with(['?', '？']))
 }
 
+/// Whether the text after an error word prints one: "[E0502]:", " TS2339:",
+/// " 1064 (42000):", ":".
+fn prints_an_error(rest: &str) -> bool {
+    let code = rest
+        .strip_prefix('[')
+        .and_then(|r| r.find(']').filter(|&i| i <= 12).map(|i| &r[i + 1..]))
+        .or_else(|| {
+            let r = rest.strip_prefix(' ')?;
+            let w = r.get(..r.find(|c: char| !is_word(c))?)?;
+            (w.len() <= 12 && w.bytes().any(|b| b.is_ascii_digit())).then(|| &r[w.len()..])
+        })
+        .unwrap_or(rest);
+    // "ERROR 1064 (42000): …": a state in parentheses.
+    let code = code
+        .strip_prefix(" (")
+        .and_then(|r| r.find(')').filter(|&i| i <= 12).map(|i| &r[i + 1..]))
+        .unwrap_or(code);
+    code.starts_with(':') || code.starts_with(" :")
+}
+
 /// The failure report rules: the first that fires on normalised reply `t`.
-pub fn report(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
-    let lists = lists();
+pub fn report(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usize)> {
     // "The output is identical to the spec, great job": thanks, unless it
     // turns ("thanks, but it still fails").
-    if glad(t) && !lists.turns.any(t) {
+    if glad(found, 0, t.len()) && !found.any(fam::TURNS) {
         return None;
     }
-    let resolved = resolved(t);
+    let resolved = resolved(t, found, 0, t.len());
     // A question with the paste, or an answer that asked: the paste is
     // about the answer only when it shares a word with it.
     let asks = t.contains(['?', '？']) || prev.asked;
     let related = || !asks || shares_a_word(t, prev.keywords);
     let paste = || {
         let announced = || {
-            lists.reports.find(t, |a, _| {
+            found.find(fam::REPORTS, |a, _| {
                 let (s, sentence) = sentence_at(t, a);
                 !negated_before(t, a)
                     && !sentence.ends_with(['?', '？'])
@@ -706,55 +660,53 @@ pub fn report(t: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
         };
         // The paste itself first: an announcement like "报错了" may lie
         // inside a phrase exclusion.
-        pasted(t).or_else(announced)
+        pasted(t, found).or_else(announced)
     };
     if !resolved && let Some(span) = paste().filter(|_| related()) {
         return Some(span);
     }
-    lists
-        .unchanged
-        .find(t, |a, b| {
+    found
+        .find(fam::UNCHANGED, |a, b| {
             let (s, sentence) = sentence_at(t, a);
+            let e = s + sentence.len();
             plain(sentence, a - s)
-                && !on_my_side(sentence)
+                && !found.any_in(fam::MY_SIDE, s, e)
                 && !mine_after(t, b)
-                && !go_ahead(sentence)
+                && !found.any_in(fam::GO_AHEAD, s, e)
         })
         .or_else(|| {
-            lists.persists.find(t, |a, b| {
+            found.find(fam::PERSISTS, |a, b| {
                 let (s, sentence) = sentence_at(t, a);
                 // After a "no longer" of a named failure, "still" is good news.
-                let gone = resolved && names_a_failure(sentence, a - s);
+                let gone = resolved && found.any_in(fam::FAILURE_NOUNS, s, a);
                 plain(sentence, a - s) && !negated_before(t, a) && !undecided(t, a, b) && !gone
             })
         })
         .or_else(|| {
-            lists.stopped.find(t, |a, _| {
+            found.find(fam::STOPPED, |a, _| {
                 let (s, sentence) = sentence_at(t, a);
-                plain(sentence, a - s) && !names_a_failure(sentence, a - s)
+                plain(sentence, a - s) && !found.any_in(fam::FAILURE_NOUNS, s, a)
             })
         })
-        .or_else(|| broke_another(t))
-        .or_else(|| same_again(t))
-        .or_else(|| still_old(t))
+        .or_else(|| broke_another(t, found))
+        .or_else(|| same_again(t, found))
+        .or_else(|| still_old(t, found))
 }
 
 /// "Still" and, a few words on, the old thing the answer was to replace:
 /// "it still reads the old config.ini", "sigue leyendo el archivo viejo",
 /// "还是读的旧文件". Not of the user's own state ("I still have the old
 /// one").
-fn still_old(t: &str) -> Option<(usize, usize)> {
-    let lists = lists();
-    lists.still.find(t, |a, b| {
+fn still_old(t: &str, found: &Found) -> Option<(usize, usize)> {
+    found.find(fam::STILL, |a, b| {
         let (s, sentence) = sentence_at(t, a);
         let to = t.floor_char_boundary((b + 40).min(s + sentence.len()));
-        let near = t.get(b..to).unwrap_or("");
         let head = t
             .get(t.floor_char_boundary(a.saturating_sub(12))..a)
             .unwrap_or("");
         let subject = head.split(|c: char| !is_word(c)).rfind(|w| !w.is_empty());
         let mine = subject.is_some_and(|w| listed("i|we|i'm|im|we're|yo|ich|je|eu|я|мы", w));
-        lists.old.any(near) && !mine && plain(sentence, a - s)
+        found.any_in(fam::OLD, b, to) && !mine && plain(sentence, a - s)
     })
 }
 
@@ -771,57 +723,56 @@ fn plain(sentence: &str, at: usize) -> bool {
 /// "Same" with "again" or "as before" a few words away: "same 504 as
 /// before", "again the same suggestion", "schon wieder der gleiche
 /// Vorschlag". Outside a question and a request.
-fn same_again(t: &str) -> Option<(usize, usize)> {
-    let lists = lists();
-    lists.same.find(t, |a, b| {
+fn same_again(t: &str, found: &Found) -> Option<(usize, usize)> {
+    found.find(fam::SAME, |a, b| {
         let (s, sentence) = sentence_at(t, a);
+        let e = s + sentence.len();
         let from = t.floor_char_boundary(a.saturating_sub(48)).max(s);
-        let to = t.floor_char_boundary((b + 32).min(s + sentence.len()));
-        let near = t.get(from..to).unwrap_or("");
+        let to = t.floor_char_boundary((b + 32).min(e));
+        let near = |f| found.any_in(f, from, to);
         // "the same payment method as before" confirms; "the same 504 as
         // before" reports.
-        let bad = lists.failure_nouns.any(near) || lists.answered.any(near) || status(near);
-        bad && lists.again.any(near) && !lists.please.any(sentence) && plain(sentence, a - s)
+        let bad = near(fam::FAILURE_NOUNS)
+            || near(fam::ANSWERED)
+            || status(t.get(from..to).unwrap_or(""));
+        bad && near(fam::AGAIN) && !found.any_in(fam::PLEASE, s, e) && plain(sentence, a - s)
     })
 }
 
 /// Whether a reply changes the topic, is about someone else's or the
 /// user's own older work, or owns the mistake: no reply rule reads it as
 /// pushback.
-pub fn elsewhere(t: &str) -> bool {
-    let head = t.get(..t.floor_char_boundary(60)).unwrap_or(t);
-    lists().elsewhere.any(t) || lists().others.any(head)
+pub fn elsewhere(found: &Found) -> bool {
+    found.any(fam::ELSEWHERE) || found.any_in(fam::OTHERS, 0, 60)
 }
 
-/// Whether a sentence says something of the user's side, not the answer's:
-/// "nothing changed on my side, so go ahead".
-pub fn on_my_side(sentence: &str) -> bool {
-    lists().my_side.any(sentence)
+/// Whether bytes `from..to` of the scanned reply say something of the
+/// user's side, not the answer's: "nothing changed on my side, so go ahead".
+pub fn on_my_side(found: &Found, from: usize, to: usize) -> bool {
+    found.any_in(fam::MY_SIDE, from, to)
 }
 
-/// Whether a message says the problem is gone: "it's fine now", "no
-/// errors anymore", "报错没了".
-pub fn resolved(t: &str) -> bool {
-    let lists = lists();
-    lists.fine.any(t)
-        || lists
-            .gone
-            .find(t, |a, _| clause_names_a_failure(t, a))
+/// Whether bytes `from..to` of the scanned reply `t` say the problem is
+/// gone: "it's fine now", "no errors anymore", "报错没了".
+pub fn resolved(t: &str, found: &Found, from: usize, to: usize) -> bool {
+    found.any_in(fam::FINE, from, to)
+        || found
+            .find(fam::GONE, |a, b| {
+                from <= a && b <= to && clause_names_a_failure(t, found, a)
+            })
             .is_some()
 }
 
 /// Whether the clause around byte `at` (the sentence cut at commas) names a
 /// failure: "ya no sale el error", "the error doesn't show anymore".
-fn clause_names_a_failure(t: &str, at: usize) -> bool {
+fn clause_names_a_failure(t: &str, found: &Found, at: usize) -> bool {
     let (s, sentence) = sentence_at(t, at);
     let cut = |c: char| ",，;；".contains(c);
     let head = sentence.get(..at - s).unwrap_or("");
     let from = head.rfind(cut).map_or(0, |i| i + 1);
     let tail = sentence.get(at - s..).unwrap_or("");
     let to = at - s + tail.find(cut).unwrap_or(tail.len());
-    lists()
-        .failure_nouns
-        .any(sentence.get(from..to).unwrap_or(""))
+    found.any_in(fam::FAILURE_NOUNS, s + from, s + to)
 }
 
 /// Whether "nothing changed" is said of the user's things: "since nothing
@@ -857,12 +808,6 @@ fn undecided(t: &str, a: usize, b: usize) -> bool {
     words_from(t, b, 3).any(|w| listed(UNDECIDED, w) || mine && listed(MINE_NOW, w))
 }
 
-/// Whether `sentence` names a failure before byte `at`: then "no
-/// longer"/"anymore" say the failure went away.
-fn names_a_failure(sentence: &str, at: usize) -> bool {
-    lists().failure_nouns.any(sentence.get(..at).unwrap_or(""))
-}
-
 /// Whether a clause tells of the user's own mind, not of the answer's
 /// effect: "but now I'm certain I don't want it".
 fn decides(clause: &str) -> bool {
@@ -873,9 +818,8 @@ fn decides(clause: &str) -> bool {
 
 /// "X works, but now Y…" or "X passes but Y is blank": the answer fixed
 /// one thing and broke another.
-fn broke_another(t: &str) -> Option<(usize, usize)> {
-    let lists = lists();
-    lists.but.find(t, |a, b| {
+fn broke_another(t: &str, found: &Found) -> Option<(usize, usize)> {
+    found.find(fam::BUT, |a, b| {
         let (s, sentence) = sentence_at(t, a);
         let before = sentence.get(..a - s).unwrap_or("");
         let after = sentence.get(b - s..).unwrap_or("");
@@ -887,7 +831,7 @@ fn broke_another(t: &str) -> Option<(usize, usize)> {
             || WORKED
                 .split('|')
                 .any(|w| !w.is_ascii() && before.contains(w));
-        let bad = bad_news(after) || lists.broken.any(after);
+        let bad = bad_news(after) || found.any_in(fam::BROKEN, b, s + sentence.len());
         !sentence.trim_end().ends_with(['?', '？']) && (now || worked) && bad && !decides(after)
     })
 }
@@ -1005,7 +949,7 @@ mod tests {
         ] {
             let text = unit.repeat(8 * 1024 / unit.len());
             let work = crate::work::counted(|| {
-                report(&text, prev);
+                report(&text, prev, &crate::detect::markers_scan::scan(&text));
             });
             assert!(work <= 8 * text.len(), "{unit:?}: {work}");
         }

@@ -18,6 +18,7 @@ mod markers_redirect;
 mod markers_reply;
 mod markers_report;
 mod markers_sarcasm;
+mod markers_scan;
 mod markers_standing;
 pub mod preferences;
 pub mod scope;
