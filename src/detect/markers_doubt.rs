@@ -231,7 +231,7 @@ pub(super) static DOUBTS: &[Frame] = &[
     ),
     Frame::new(
         "ja",
-        "確かですか|違う気がし|違うような気が|間違ってる気が|間違っている気が|正しくない気が|\
+        "確かですか|だったはずです|はずですよね|本当に大丈夫|本当に合って|本当に正しい|違う気がし|違うような気が|間違ってる気が|間違っている気が|正しくない気が|\
                逆じゃない|逆では|間違っていませんか|間違ってませんか|違っていませんか|違いませんか|\
                正しくないと思|矛盾して|すぎる気が|すぎませんか|すぎないですか|じゃなかったですか|じゃなかったっけ|ではなかったですか|\
                ではなかったでしょうか|だったはずでは|のはずでは|おかしくないですか|おかしくない?|おかしいと思|変じゃないですか",
@@ -330,7 +330,7 @@ pub(super) static CIRCLING: &[Frame] = &[
         "ru",
         "зациклился|зациклилась|зациклились|зацикливаешься|зациклило|по кругу|\
                повторяешься|повторяетесь|снова одно и то же|опять одно и то же|уже предлагал|\
-               уже пробовали|уже проходили|уже обсуждали|ты это уже|это уже было|снова то же|тот же совет|то же решение|уже пробовал|уже было|замкнутый круг",
+               к тому же вернулись|вернулись к тому же|опять вернулись|снова вернулись|уже пробовали|уже проходили|уже обсуждали|ты это уже|это уже было|снова то же|тот же совет|то же решение|уже пробовал|уже было|замкнутый круг",
     ),
     Frame::new(
         "zh",
@@ -421,7 +421,7 @@ const SAYS: &str = "say|says|said|state|states|show|shows|mention|mentions|claim
 pub(super) static STATED: &[Frame] = &[
     Frame::new(
         "en",
-        "not convinced|unconvinced|i'm skeptical|i'm sceptical|that's a myth|that is a myth|\
+        "i'm not so sure|im not so sure|i am not so sure|not so sure|not convinced|unconvinced|i'm skeptical|i'm sceptical|that's a myth|that is a myth|\
                it's a myth|a common myth|misconception|urban legend|es un mito|ist ein mythos|\
                das ist ein mythos|c'est un mythe|idée reçue|é um mito|isso é mito|é mito|это миф|миф",
     ),
@@ -444,8 +444,8 @@ pub(super) static DISBELIEF: &[Frame] = &[Frame::new(
 /// don't think so", "I don't think that's relevant" (the doubt frames read
 /// "I don't think that's right").
 const OWN: &str = "i|i'm|im|i've|i'd|i'll|we|we're|we'll|we've|we'd|so|you|he|she|they|my|our|\
-                   there|that's|\
-                   thats|that|it's|its|it|this|yo|ich|wir|je|eu|я|мы|que|dass";
+                   there|that's|thats|that|it's|its|it|this|which|what|whether|how|if|yet|yo|\
+                   ich|wir|je|eu|я|мы|que|dass";
 
 /// A negative question, or "I thought …?", opening a sentence.
 pub(super) static ASKS_BACK: &[Frame] = &[
@@ -652,6 +652,8 @@ mod tests {
             "这个说法好像有问题",
             "本当ですか？キャンベラだと思ってました",
             "それちょっと違う気がします",
+            "Hmm, I'm not so sure the tower is that tall at all",
+            "本当に250mで大丈夫ですか？330mだったはずです",
         ] {
             assert!(fires(msg, fact), "{msg}");
         }
@@ -676,6 +678,7 @@ mod tests {
             "Is it a misconception that the tower is 250 m?",
             "Ah, so that's a myth then. Good to know, thanks!",
             "I doubt it matters, but should I restart the server?",
+            "I'm not so sure which database to use, any advice?",
         ] {
             assert!(!fires(msg, done), "{msg}");
         }
@@ -699,6 +702,7 @@ mod tests {
             "we've tried the reinstall thing three times now",
             "that's what you said last time",
             "we're going nowhere",
+            "Мы опять к тому же вернулись",
         ] {
             assert!(fires(msg, again), "{msg}");
         }

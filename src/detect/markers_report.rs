@@ -42,7 +42,8 @@ pub(super) static PASTED: &[Frame] = &[Frame::new(
      is not assignable to|cannot find symbol|failed to load resource|has no attribute|\
      cannot be resolved|undefined method|unresolved reference|cannot find name|make: ***|\
      blocked by cors policy|access-control-allow-origin|outofmemoryerror|\
-     certificate_verify_failed|exit code 1|exited with code",
+     certificate_verify_failed|exit code 1|exited with code|too_many_redirects|too many redirects|\
+     emerg]|unknown directive",
 )];
 
 /// Whether a word prints an error when `:` (or a code and `:`) follows:
@@ -178,7 +179,7 @@ pub(super) static UNCHANGED: &[Frame] = &[
                aucun changement|aucune différence|pas de différence|toujours pareil|c'est pareil|\
                pareil qu'avant|aucun effet|sans effet|le même problème|même problème|\
                ça n'a rien donné|ça ne donne rien|aucune amélioration|pas d'amélioration|\
-               rien de changé|inchangé|il ne se passe rien|rien ne se passe",
+               rien de changé|inchangé|rien n'a bougé|ça n'a pas bougé|n'a pas bougé|rien ne bouge|il ne se passe rien|rien ne se passe",
     ),
     Frame::new(
         "pt",
@@ -214,7 +215,7 @@ pub(super) static UNCHANGED: &[Frame] = &[
 pub(super) static PERSISTS: &[Frame] = &[
     Frame::new(
         "en",
-        "still / there|happening|happens|shows|showing|shows up|showing up|appears|\
+        "still / slow|takes|taking|there|happening|happens|shows|showing|shows up|showing up|appears|\
                appearing|occurs|the same|same|no luck|no joy|nothing|no change|getting|seeing|\
                get|see|returns|returning|prints|printing|outputs|gives|giving|says|saying|\
                throws|throwing|raises|complains|hangs|hanging|freezes|loops|looping|stuck|blank|\
@@ -228,7 +229,7 @@ pub(super) static PERSISTS: &[Frame] = &[
     Frame::new(
         "es",
         "sigue|siguen|todavía|todavia|aún / saliendo|apareciendo|dando|mostrando|ahí|\
-               pasando|ocurriendo|sin|roto|vacío|vacía|en blanco|colgado|cargando|el mismo|\
+               pasando|ocurriendo|tardando|sin|roto|vacío|vacía|en blanco|colgado|cargando|el mismo|\
                la misma|lo mismo|sale|aparece|está ahí|no",
     ),
     Frame::new(
@@ -266,7 +267,7 @@ pub(super) static PERSISTS: &[Frame] = &[
     ),
     Frame::new(
         "ja",
-        "まだ出ます|まだ出る|まだ出て|まだ表示され|まだ残って|まだ同じ|まだ文字化け|\
+        "まだタイムアウト|まだ遅い|まだ落ち|まだ出ます|まだ出る|まだ出て|まだ表示され|まだ残って|まだ同じ|まだ文字化け|\
                相変わらず文字化け|相変わらずエラー|いまだに",
     ),
 ];
@@ -329,7 +330,7 @@ pub(super) static STOPPED: &[Frame] = &[
     Frame::new(
         "pt",
         "parou de funcionar|não funciona mais|nem abre|nem carrega|nem inicia|nem roda|\
-               não abre mais|não carrega mais|não inicia mais|não chega mais",
+               nem sobe|não sobe|não sobe mais|não abre mais|não carrega mais|não inicia mais|não chega mais",
     ),
     Frame::new(
         "ru",
@@ -344,7 +345,7 @@ pub(super) static STOPPED: &[Frame] = &[
     Frame::new(
         "ja",
         "起動しなくな|動かなくな|開かなくな|落ちるようにな|表示されなくな|できなくな|使えなくな|\
-               開けなくな|通らなくな",
+               開けなくな|通らなくな|すらしません|すらしない|さえしない|さえしません",
     ),
 ];
 
@@ -665,11 +666,15 @@ pub fn report(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usiz
     if !resolved && let Some(span) = paste().filter(|_| related()) {
         return Some(span);
     }
+    // "Still takes a while but it's a big file, all good": good news after
+    // a report takes it back.
+    let fine_after = |a: usize| found.any_in(fam::FINE, a, t.len());
     found
         .find(fam::UNCHANGED, |a, b| {
             let (s, sentence) = sentence_at(t, a);
             let e = s + sentence.len();
-            plain(sentence, a - s)
+            !fine_after(a)
+                && plain(sentence, a - s)
                 && !found.any_in(fam::MY_SIDE, s, e)
                 && !mine_after(t, b)
                 && !found.any_in(fam::GO_AHEAD, s, e)
@@ -679,7 +684,11 @@ pub fn report(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usiz
                 let (s, sentence) = sentence_at(t, a);
                 // After a "no longer" of a named failure, "still" is good news.
                 let gone = resolved && found.any_in(fam::FAILURE_NOUNS, s, a);
-                plain(sentence, a - s) && !negated_before(t, a) && !undecided(t, a, b) && !gone
+                let taken_back = gone || fine_after(a);
+                plain(sentence, a - s)
+                    && !negated_before(t, a)
+                    && !undecided(t, a, b)
+                    && !taken_back
             })
         })
         .or_else(|| {
@@ -906,6 +915,12 @@ mod tests {
             "401 Unauthorized",
             "it deleted all my rows!!",
             "now every request 500s",
+            "sigue tardando lo mismo, 40 segundos",
+            "ça redirige en boucle maintenant, ERR_TOO_MANY_REDIRECTS",
+            "nginx: [emerg] unknown directive \"retrun\" in /etc/nginx/nginx.conf:12",
+            "Toujours en HTTP, rien n'a bougé",
+            "agora o container nem sobe",
+            "今度は起動すらしません",
         ] {
             assert!(fires(msg, FIX), "{msg}");
         }
@@ -929,6 +944,9 @@ mod tests {
             "How do I get 2 failed tests to show in the report?",
             "todavía no lo he probado",
             "it deleted the temp files as expected, perfect",
+            "Still takes a while but it's a big file, all good",
+            "Can you process the files in a loop instead of one by one?",
+            "How do I avoid an infinite loop if the folder is empty?",
         ] {
             assert!(!fires(msg, asked), "{msg}");
         }
