@@ -45,7 +45,6 @@ const ACTION_WORDS: &[&str] = &[
     "notify",
     "post",
     "publish",
-    "submit",
     "issue",
     "grant",
     "exchange",
@@ -75,9 +74,11 @@ const ACTION_WORDS: &[&str] = &[
 ];
 
 /// Name words that mark a write that repeating does not compound (files,
-/// settings).
+/// settings). `submit` is here: an answer or form submitted again is judged
+/// again (a CTF flag, a solution), not charged again.
 const WRITE_WORDS: &[&str] = &[
     "write",
+    "submit",
     "edit",
     "set",
     "put",
@@ -370,6 +371,7 @@ mod tests {
             ("transfer_to_human_agents", Effect::Action),
             ("exchange_delivered_order_items", Effect::Action),
             ("lookup", Effect::Read),
+            ("submit", Effect::Write),
         ] {
             assert_eq!(from_name(name), want, "{name}");
         }
