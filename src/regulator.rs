@@ -17,9 +17,9 @@ use crate::detect::markers;
 use crate::detect::preferences::{MAX_PREFERENCE_CHARS, Preference};
 use crate::detect::scope::task_tokens;
 use crate::detect::tools;
-use crate::detect::tools::{Effect, Level};
+use crate::detect::tools::Level;
 use crate::error::{Error, Result};
-use crate::event::{Args, EffectHint, Event, EventRef, MAX_NAME_BYTES};
+use crate::event::{Args, Event, EventRef, MAX_NAME_BYTES};
 use crate::hash::{combine, hash_bytes};
 use crate::state::{
     CONTEXT_TURNS, FORMAT, LastResponse, Memory, Response, Session, Snapshot, SnapshotRef,
@@ -196,18 +196,11 @@ impl Regulator {
                 push_bounded(&mut self.session.tool_text, name);
                 let given = args.is_some();
                 let info = args.unwrap_or_default();
-                let effect = match effect {
-                    Some(EffectHint::ReadOnly) => Effect::Read,
-                    Some(EffectHint::Write) => Effect::Write,
-                    Some(EffectHint::SideEffect | EffectHint::Contradiction) => Effect::Action,
-                    None if info.shell_writes => Effect::Write,
-                    None => tools::effect::from_name(name),
-                };
                 self.session.tools.record_call(tools::NewCall {
                     name,
                     args: given.then_some(info.fingerprint),
                     call_id,
-                    effect,
+                    effect: tools::effect::of_call(effect, info.shell_writes, name),
                     names: &info.names,
                 });
                 self.session.tool_calls_total = self.session.tool_calls_total.saturating_add(1);

@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::event::EffectHint;
+
 /// The three kinds of call the loop rules tell apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -181,6 +183,10 @@ const SHELL_NAMES: &[&str] = &[
 /// (`get_update_status` reads, `update_status` writes); otherwise any action
 /// word makes an action, any write word a write.
 pub fn from_name(name: &str) -> Effect {
+    // A shell tool's name says nothing: its command does (`of_call`).
+    if is_shell(name) {
+        return Effect::Read;
+    }
     // Names are capped at 256 bytes by the event checks; read at most 16 words.
     let mut first = true;
     let mut found = Effect::Read;
@@ -210,10 +216,20 @@ pub fn from_name(name: &str) -> Effect {
         }
         true
     });
-    if SHELL_NAMES.contains(&name) {
-        return Effect::Read;
-    }
     found
+}
+
+/// What a call does: the app's hint when it gave one, else a shell command
+/// among the arguments that writes, else the tool's name.
+pub fn of_call(hint: Option<EffectHint>, shell_writes: bool, name: &str) -> Effect {
+    match hint {
+        Some(EffectHint::ReadOnly) => Effect::Read,
+        Some(EffectHint::Write) => Effect::Write,
+        // A contradiction never gets here: the event checks refuse it.
+        Some(EffectHint::SideEffect | EffectHint::Contradiction) => Effect::Action,
+        None if shell_writes => Effect::Write,
+        None => from_name(name),
+    }
 }
 
 /// Whether the tool runs a shell command from its arguments.

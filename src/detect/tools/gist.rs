@@ -11,42 +11,58 @@ use crate::hash::{combine, hash_bytes};
 /// The digest of a result with volatile tokens masked: the text between
 /// them is hashed in spans, each volatile token counts as one marker.
 pub fn gist(ok: bool, text: &str) -> u64 {
-    let text = text.trim();
-    let bytes = text.as_bytes();
+    let bytes = text.trim().as_bytes();
     let mut h = combine(0x6769_7374, u64::from(ok));
     let mut span = 0;
-    let mut start = 0;
-    for i in 0..=bytes.len() {
-        let part = bytes.get(i).is_some_and(|&b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b':' | b'.' | b'+')
-        });
-        if part {
-            continue;
-        }
-        if i > start && volatile(text.get(start..i).unwrap_or("")) {
+    let token_byte =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b':' | b'.' | b'+');
+    for_runs(bytes, token_byte, |start, end| {
+        if volatile(bytes.get(start..end).unwrap_or(&[])) {
             h = combine(
                 h,
                 hash_bytes(0x7370_616e, bytes.get(span..start).unwrap_or(&[])),
             );
             h = combine(h, 0x766f_6c61);
-            span = i;
+            span = end;
+        }
+        true
+    });
+    combine(h, hash_bytes(0x7370_616e, bytes.get(span..).unwrap_or(&[])))
+}
+
+/// Calls `f(start, end)` for each maximal run of bytes that `part` accepts,
+/// until it returns false. One pass; the scanner of both the gist and the
+/// listed names.
+fn for_runs(bytes: &[u8], part: impl Fn(u8) -> bool, mut f: impl FnMut(usize, usize) -> bool) {
+    let mut start = 0;
+    for i in 0..=bytes.len() {
+        if bytes.get(i).is_some_and(|&b| part(b)) {
+            continue;
+        }
+        if i > start && !f(start, i) {
+            return;
         }
         start = i + 1;
     }
-    combine(h, hash_bytes(0x7370_616e, bytes.get(span..).unwrap_or(&[])))
 }
 
 /// A token is a run of ASCII letters, digits and `_ - : . +`. It is volatile
 /// when it holds a digit and is either at least 5 bytes long (ids, hashes,
 /// UUID parts, addresses, long counters, timings) or joins digits with `:`
 /// or `-` (times, dates).
-fn volatile(token: &str) -> bool {
-    let digits = token.bytes().filter(u8::is_ascii_digit).count();
+fn volatile(token: &[u8]) -> bool {
+    let digits = token.iter().filter(|b| b.is_ascii_digit()).count();
     if digits == 0 {
         return false;
     }
-    let t = token.trim_matches(|c| matches!(c, '.' | '-' | ':' | '_' | '+'));
-    t.len() >= 5 || (digits >= 2 && t.bytes().any(|b| matches!(b, b':' | b'-')))
+    let edge = |b: &u8| matches!(b, b'.' | b'-' | b':' | b'_' | b'+');
+    let first = token.iter().position(|b| !edge(b)).unwrap_or(token.len());
+    let last = token
+        .iter()
+        .rposition(|b| !edge(b))
+        .map_or(first, |i| i + 1);
+    let t = token.get(first..last).unwrap_or(&[]);
+    t.len() >= 5 || (digits >= 2 && t.iter().any(|b| matches!(b, b':' | b'-')))
 }
 
 /// Hashes of the id-like tokens of a result (a run of letters, digits and
@@ -54,27 +70,18 @@ fn volatile(token: &str) -> bool {
 /// for `f`; at most `cap` of them. An argument equal to one of them was taken
 /// from this result.
 pub fn for_names(text: &str, cap: usize, mut f: impl FnMut(u32)) {
-    let bytes = text.as_bytes();
-    let mut start = 0;
     let mut seen = 0;
-    for i in 0..=bytes.len() {
-        let part = bytes.get(i).is_some_and(|&b| name_byte(b));
-        if part {
-            continue;
-        }
+    for_runs(text.as_bytes(), name_byte, |start, end| {
         let token = text
-            .get(start..i)
+            .get(start..end)
             .unwrap_or("")
             .trim_end_matches(['.', ':']);
-        start = i + 1;
         if (2..=64).contains(&token.len()) && name_like(token) {
             f(name_hash(token));
             seen += 1;
-            if seen >= cap {
-                return;
-            }
         }
-    }
+        seen < cap
+    });
 }
 
 /// A byte of an id-like token.

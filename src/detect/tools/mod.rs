@@ -300,7 +300,6 @@ impl ToolTurn {
         self.duration_ms = self.duration_ms.saturating_add(duration_ms);
         let listed = &mut self.listed;
         gist::for_names(text, NAMES_PER_RESULT, |h| listed.insert(h));
-        let unanswered = |c: &&mut CallRecord| c.ok.is_none();
         let index = match call_id {
             Some(id) => {
                 let mine = |c: &CallRecord| c.call_id.as_deref() == Some(id);
@@ -311,8 +310,8 @@ impl ToolTurn {
             }
             None => self
                 .recent
-                .iter_mut()
-                .position(|c| unanswered(&c) && c.name == name),
+                .iter()
+                .position(|c| c.ok.is_none() && c.name == name),
         }?;
         let call = self.recent.get_mut(index)?;
         call.ok = Some(ok);
