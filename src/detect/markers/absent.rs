@@ -1,13 +1,13 @@
 //! A correction that says a thing the previous answer used does not exist
-//! here (`markers_reply.rs` calls it): "there's no `orderlines` table",
+//! here (`reply.rs` calls it): "there's no `orderlines` table",
 //! "`RETURNING` não existe", "apt тут нет", "这个库不存在". Only when the answer
 //! asked nothing ("Is there a config file?" — "There's no config file"
 //! answers), outside a question and not after an "if" ("even if there's no
 //! refund").
 
-use super::markers::is_cjk;
-use super::markers_failure::supposed;
-use super::markers_reply::{Present, Previous, in_question, occurrences, rejected};
+use super::failure::supposed;
+use super::is_cjk;
+use super::reply::{Present, Previous, in_question, occurrences, rejected};
 use crate::text::KeywordBag;
 
 /// Before the missing thing: "there's no X".

@@ -1,5 +1,5 @@
 //! Failure reports as real users write them after an answer
-//! (`markers_reply.rs` calls these rules; they fire only on a reply):
+//! (`reply.rs` calls these rules; they fire only on a reply):
 //!
 //! - an **error pasted** on its own or after a few words: a traceback, a
 //!   compiler or shell error ("error[E0502]: …", "npm ERR!", "fatal: …",
@@ -21,11 +21,11 @@
 //! the user's side ("nothing changed on my side, so go ahead"), and when a
 //! pasted error comes with a question that shares no word with the answer.
 
-use super::markers_failure::{REQUEST, supposed};
-use super::markers_frames::{Found, Frame, listed, words_at, words_from};
-use super::markers_reply::{Previous, is_word};
-use super::markers_sarcasm::bad_news;
-use super::markers_scan::{fam, glad};
+use super::failure::{REQUEST, supposed};
+use super::frames::{Found, Frame, listed, words_at, words_from};
+use super::reply::{Previous, is_word};
+use super::sarcasm::bad_news;
+use super::scan::{fam, glad};
 use crate::text::KeywordBag;
 
 /// Strong signs of a pasted error, as tools print them (lowercased).
@@ -848,7 +848,7 @@ fn broke_another(t: &str, found: &Found) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::markers_frames::tests::{check, fires};
+    use crate::detect::markers::frames::tests::{check, fires};
 
     const FIX: &str = "I changed etl.py to merge the rates on `currency`; run it again.";
 
@@ -967,7 +967,7 @@ mod tests {
         ] {
             let text = unit.repeat(8 * 1024 / unit.len());
             let work = crate::work::counted(|| {
-                report(&text, prev, &crate::detect::markers_scan::scan(&text));
+                report(&text, prev, &crate::detect::markers::scan::scan(&text));
             });
             assert!(work <= 8 * text.len(), "{unit:?}: {work}");
         }

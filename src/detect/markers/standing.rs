@@ -6,7 +6,7 @@
 //! "never mind" are not rules. So are sentences opening with "every time
 //! you" or "going forward" ("It crashes every time you click save" is not).
 
-use super::markers::is_cjk;
+use super::is_cjk;
 
 /// Sentence openers of a standing order, in the eight languages.
 const OPENERS: &[&str] = &[

@@ -1,7 +1,7 @@
 //! Phrases written as frames: slots of alternatives, every path through the
 //! slots a phrase (`"that|it / doesn't|does not / sound|look|seem /
-//! right|correct"`). The reply families (`markers_doubt.rs`,
-//! `markers_report.rs`) say a family in a few frames instead of hundreds of
+//! right|correct"`). The reply families (`doubt.rs`,
+//! `report.rs`) say a family in a few frames instead of hundreds of
 //! listed phrases, and the frames are matched without expanding them: a
 //! frame is looked up by the first word (or, for Chinese and Japanese, the
 //! first character) of its first slot and walked slot by slot from there.
@@ -20,8 +20,8 @@
 
 use std::collections::HashMap;
 
-use super::markers::is_cjk;
-use super::markers_reply::is_word;
+use super::is_cjk;
+use super::reply::is_word;
 use crate::hash::FastBuild;
 
 /// One frame: a phrase as slots of alternatives.

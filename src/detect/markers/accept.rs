@@ -1,12 +1,12 @@
 //! Confirmations and acceptances never count as pushback
-//! (`markers_reply.rs` asks before reading a reply as rejecting a word of
+//! (`reply.rs` asks before reading a reply as rejecting a word of
 //! the answer): "Yes, please proceed exactly as proposed, no other changes"
 //! accepts the plan, and "one passenger, no checked bags" lists what is
 //! absent. A confirmation that turns with a "but" is read as usual.
 
-use super::markers_frames::{Found, Frame};
-use super::markers_reply::Present;
-use super::markers_scan::fam;
+use super::frames::{Found, Frame};
+use super::reply::Present;
+use super::scan::fam;
 
 /// Whether a reply opens by accepting the answer and never turns with a
 /// "but": "Yes, please proceed exactly as proposed, no other changes" and
@@ -48,8 +48,8 @@ pub(super) fn english(words: &Present<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::markers_reply::CONTRAST;
-    use super::super::markers_reply::tests::rule;
+    use super::super::reply::CONTRAST;
+    use super::super::reply::tests::rule;
 
     #[test]
     fn confirmations_and_acceptances_never_count() {

@@ -1,5 +1,5 @@
 //! Pushback that doubts the previous answer or says the answers go in
-//! circles (`markers_reply.rs` calls these rules; they fire only on a
+//! circles (`reply.rs` calls these rules; they fire only on a
 //! reply):
 //!
 //! - **doubt**: "Are you sure?", "That doesn't sound right", "I believe
@@ -19,10 +19,10 @@
 //! quoted as UI text ("a dialog that asks 'are you sure?'"), or comes with
 //! a go-ahead ("are you sure you can book two seats at once? if so, do it").
 
-use super::markers_failure::{REQUEST, supposed};
-use super::markers_frames::{Found, Frame, listed, words_from};
-use super::markers_reply::{Previous, in_question, is_word, skip_interjection};
-use super::markers_scan::{fam, glad};
+use super::failure::{REQUEST, supposed};
+use super::frames::{Found, Frame, listed, words_from};
+use super::reply::{Previous, in_question, is_word, skip_interjection};
+use super::scan::{fam, glad};
 use crate::text::KeywordBag;
 
 /// Reported as the hit's phrase.
@@ -558,7 +558,7 @@ fn cites_docs(t: &str, found: &Found) -> Option<(usize, usize)> {
             && {
                 t.get(a..)
                     .and_then(|s| s.chars().next())
-                    .is_some_and(super::markers::is_cjk)
+                    .is_some_and(super::is_cjk)
             };
         let says = cjk || words_from(t, b, 4).any(|w| listed(SAYS, w));
         let asked = in_question(t, a) && {
@@ -627,7 +627,7 @@ pub fn circles(t: &str, found: &Found) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::markers_frames::tests::{check, fires};
+    use crate::detect::markers::frames::tests::{check, fires};
 
     #[test]
     fn doubt_is_heard_in_every_language() {

@@ -1,4 +1,4 @@
-//! A failure report tied to the previous answer (`markers_reply.rs` calls
+//! A failure report tied to the previous answer (`reply.rs` calls
 //! it): a failure word with "still", "again", "now" or the assistant's work
 //! in the same sentence ("Still getting the 403", "I ran your script and
 //! got KeyError", "Опять сломалось после твоего изменения"), or a message
@@ -6,13 +6,13 @@
 //! or a request, when supposed ("if it fails"), denied ("not because of your
 //! code"), thanked for, said to be gone ("no errors anymore"), on the user's
 //! side, or about someone else's work. The failure words and ties are in
-//! `markers_reply.rs` with the other word lists.
+//! `reply.rs` with the other word lists.
 
-use super::markers::is_cjk;
-use super::markers_frames::Found;
-use super::markers_frames::listed;
-use super::markers_reply::{LANGS, List, Present, THANKS, is_word, occurrences, sentences};
-use super::markers_report::{on_my_side, resolved};
+use super::frames::Found;
+use super::frames::listed;
+use super::is_cjk;
+use super::reply::{LANGS, List, Present, THANKS, is_word, occurrences, sentences};
+use super::report::{on_my_side, resolved};
 
 /// Sentence openers of a request or a question: "Add error handling now"
 /// asks for work, it does not report a failure.
@@ -410,8 +410,8 @@ fn http_error(s: &str) -> Option<(usize, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::markers_reply::FAILURE;
-    use super::super::markers_reply::tests::rule;
+    use super::super::reply::FAILURE;
+    use super::super::reply::tests::rule;
 
     #[test]
     fn a_failure_report_needs_a_tie_to_the_answer_and_no_question() {

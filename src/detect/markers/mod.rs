@@ -1,6 +1,6 @@
 //! Frustration, correction and preference markers in the user's messages.
 //!
-//! Phrase packs per language (`markers_lexicon.rs`, versioned) are matched on
+//! Phrase packs per language (`lexicon.rs`, versioned) are matched on
 //! a normalised copy of the text: full Unicode lowercase, curly apostrophes
 //! folded to `'`, whitespace runs folded to one space. Phrases of languages
 //! written with spaces match at word boundaries; Chinese and Japanese phrases
@@ -16,10 +16,21 @@ use crate::hash::FastBuild;
 use crate::text::KeywordBag;
 use std::sync::OnceLock;
 
-pub use super::markers_lexicon::{LEXICON_VERSION, PACKS, Pack};
-use super::markers_reply;
-pub use super::markers_reply::Previous;
-use super::markers_standing;
+mod absent;
+mod accept;
+mod doubt;
+mod failure;
+mod frames;
+mod lexicon;
+mod redirect;
+mod reply;
+mod report;
+mod sarcasm;
+mod scan;
+mod standing;
+
+pub use lexicon::{LEXICON_VERSION, PACKS, Pack};
+pub use reply::Previous;
 
 /// Which list a phrase came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -250,7 +261,7 @@ pub fn analyze(text: &str) -> Analysis {
 }
 
 /// Analyses a user message that replies to `previous`: besides the phrases,
-/// pushback told by the reply itself (`markers_reply`).
+/// pushback told by the reply itself (`reply.rs`).
 pub fn analyze_reply(text: &str, previous: Option<Previous<'_>>) -> Analysis {
     analyze_with(index(), text, previous)
 }
@@ -326,7 +337,7 @@ fn join_spaced_letters(text: &str) -> Option<String> {
 pub const MAX_PUSHBACK_HITS: usize = 16;
 /// Standing preferences taken from one message (the store keeps 20).
 pub const MAX_MESSAGE_PREFERENCES: usize = MAX_PREFERENCES;
-/// Bytes of a message the reply rules read (`markers_reply`): they read a
+/// Bytes of a message the reply rules read (`reply.rs`): they read a
 /// reply against the answer, and replies are short. The phrase packs and
 /// standing rules read the whole message.
 pub const REPLY_WINDOW_BYTES: usize = 8 * 1024;
@@ -442,7 +453,7 @@ fn analyze_with(idx: &Index, text: &str, previous: Option<Previous<'_>>) -> Anal
         _ => {}
     });
     preferred.restart();
-    for at in markers_standing::standing_orders(&t) {
+    for at in standing::standing_orders(&t) {
         preferred.add(at);
     }
     out.preferences = preferred.out;
@@ -460,7 +471,7 @@ fn analyze_with(idx: &Index, text: &str, previous: Option<Previous<'_>>) -> Anal
     if out.pushback.is_empty()
         && out.preferences.is_empty()
         && let Some((phrase, start, end)) =
-            markers_reply::find(reply_window(joined.as_deref().unwrap_or(&t)), previous)
+            reply::find(reply_window(joined.as_deref().unwrap_or(&t)), previous)
     {
         let h = Hit {
             kind: Kind::Pushback,

@@ -1,12 +1,12 @@
-//! Sarcastic praise (`markers_reply.rs` calls it): a message that opens with
+//! Sarcastic praise (`reply.rs` calls it): a message that opens with
 //! praise and goes on with "now" and something that no longer works — "Great,
 //! now the login page doesn't load at all", "Ótimo, agora o carrinho esvazia
 //! toda vez", "Отлично, теперь вообще все письма уходят в спам", "呵呵，现在连登录
 //! 都登录不上了". Praise followed by a request ("Great, now add the tests") or by
 //! news that something works ("Perfect, now it compiles") is thanks.
 
-use super::markers::is_cjk;
-use super::markers_reply::{is_word, occurrences, skip_interjection};
+use super::is_cjk;
+use super::reply::{is_word, occurrences, skip_interjection};
 
 /// Praise words that open such a message, in the eight languages.
 pub(super) const PRAISE: &[&str] = &[

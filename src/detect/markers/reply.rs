@@ -1,5 +1,5 @@
 //! Pushback told by how a message answers the previous reply rather than by a
-//! fixed phrase (the phrase packs are in `markers_lexicon.rs`):
+//! fixed phrase (the phrase packs are in `lexicon.rs`):
 //!
 //! - a **contrast** that rejects a word the previous answer used: "orders_2023,
 //!   not orders", "Canberra, не Sydney", "config.jsonではなくsettings.json",
@@ -13,7 +13,7 @@
 //!   getting the 403", "I ran your script and got KeyError", "Опять сломалось
 //!   после твоего изменения"), or a message that is nothing but one ("DOESNT
 //!   WORK", "still 500");
-//! - **sarcastic praise** (`markers_sarcasm.rs`): "Great, now none of the
+//! - **sarcastic praise** (`sarcasm.rs`): "Great, now none of the
 //!   tests compile".
 //!
 //! All of them read the normalised message (`markers::normalize`: lowercase,
@@ -22,14 +22,14 @@
 //! ("why does it still fail on my machine?" asks, it does not push back), and
 //! so are messages that state a standing rule (the rule is what to act on).
 
-use super::markers_absent::absent;
-use super::markers_accept::{accepts, english};
-use super::markers_doubt::{CIRCLES, DOUBT, circles, doubt};
-use super::markers_failure::failure;
-use super::markers_redirect::redirect;
-use super::markers_report::{elsewhere, report};
-use super::markers_sarcasm::sarcasm;
-use super::markers_scan::scan;
+use super::absent::absent;
+use super::accept::{accepts, english};
+use super::doubt::{CIRCLES, DOUBT, circles, doubt};
+use super::failure::failure;
+use super::redirect::redirect;
+use super::report::{elsewhere, report};
+use super::sarcasm::sarcasm;
+use super::scan::scan;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 

@@ -1,5 +1,5 @@
 //! A redirect away from a word of the previous answer, written without the
-//! comma the contrast rule (`markers_reply.rs`) looks for: a reply that
+//! comma the contrast rule (`reply.rs`) looks for: a reply that
 //! opens by negating it ("not login, the signup function", "não era essa
 //! planilha, era a de junho", "nicht die Tabelle, …") or an English "X not
 //! Y" ("i meant the staging db not prod"). Only when the answer asked
@@ -12,9 +12,9 @@
 //! файл"), unless it thanks ("je voulais dire merci") or follows a word
 //! ("that's the order I meant").
 
-use super::markers_frames::{Found, Frame, listed};
-use super::markers_reply::{Previous, is_word, occurrences, rejected, skip_interjection};
-use super::markers_scan::{fam, glad};
+use super::frames::{Found, Frame, listed};
+use super::reply::{Previous, is_word, occurrences, rejected, skip_interjection};
+use super::scan::{fam, glad};
 
 /// Negations that open a redirect.
 const OPENING: &str = "not|não era|não é|nao era|no era|no es|nicht|pas|ce n'est pas|c'est pas";
@@ -127,7 +127,7 @@ pub fn redirect(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, us
 
 #[cfg(test)]
 mod tests {
-    use crate::detect::markers_frames::tests::fires;
+    use crate::detect::markers::frames::tests::fires;
 
     #[test]
     fn a_negated_word_of_the_answer_opening_a_reply_redirects() {

@@ -1,16 +1,13 @@
 //! One pass over a reply finds every family of frames the reply rules read
-//! (`markers_frames.rs`): the rules then ask the scan, not the text, so a
+//! (`frames.rs`): the rules then ask the scan, not the text, so a
 //! reply costs one lookup per word however many families there are.
 
 use std::sync::OnceLock;
 
-use super::markers::is_cjk;
-use super::markers_frames::{Found, Frame, FrameSet};
-use super::markers_sarcasm::PRAISE;
-use super::{
-    markers_accept as accept, markers_doubt as doubt, markers_redirect as redirect,
-    markers_report as report,
-};
+use super::frames::{Found, Frame, FrameSet};
+use super::is_cjk;
+use super::sarcasm::PRAISE;
+use super::{accept, doubt, redirect, report};
 
 /// Family numbers: one per frame list.
 pub(super) mod fam {
@@ -123,7 +120,7 @@ mod tests {
 
     #[test]
     fn every_family_number_fits_a_scan() {
-        assert!(usize::from(fam::PASTED) < crate::detect::markers_frames::MAX_FAMILIES);
+        assert!(usize::from(fam::PASTED) < crate::detect::markers::frames::MAX_FAMILIES);
     }
 
     #[test]
