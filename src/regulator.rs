@@ -303,6 +303,7 @@ impl Regulator {
         let previous = self.session.response.as_ref().map(|r| markers::Previous {
             keywords: &r.keywords,
             asked: r.shape.questions > 0,
+            requested: r.requested,
         });
         let found = markers::analyze_reply(message, previous);
         for text in &found.preferences {
@@ -387,6 +388,7 @@ impl Regulator {
         s.response = Some(Response {
             keywords,
             shape: Shape::of(response),
+            requested: markers::asks_for_output(response),
             graded: false,
         });
         s.last_response = Some(LastResponse {

@@ -174,6 +174,9 @@ fn trim_topics(topics: &mut BTreeMap<String, TopicStats>) {
 pub struct Response {
     pub keywords: KeywordBag,
     pub shape: Shape,
+    /// It asked the user for output: a pasted error answers it.
+    #[serde(default)]
+    pub requested: bool,
     /// Quality feedback already counted for this response.
     pub graded: bool,
 }

@@ -136,16 +136,25 @@ fn main() {
         ),
         (
             "messages-blind.jsonl",
-            blind_with::<markers::Case>("messages-blind.jsonl", "blind message set", |c| {
-                markers::evaluate("Markers, blind message set", c)
+            load::<markers::Case>("messages-blind.jsonl").map(|c| {
+                markers::evaluate("Markers, first blind set (opened in the fifth round)", &c)
             }),
         ),
         (
             "messages-real-blind.jsonl",
+            load::<markers::Case>("messages-real-blind.jsonl").map(|c| {
+                markers::evaluate(
+                    "Markers, real-style blind set (opened in the fifth round)",
+                    &c,
+                )
+            }),
+        ),
+        (
+            "messages-real-blind2.jsonl",
             blind_with::<markers::Case>(
-                "messages-real-blind.jsonl",
-                "real-style blind message set",
-                |c| markers::evaluate("Markers, real-style blind set", c),
+                "messages-real-blind2.jsonl",
+                "second real-style blind message set",
+                |c| markers::evaluate("Markers, second real-style blind set", c),
             ),
         ),
     ] {

@@ -42,6 +42,13 @@ pub fn evaluate(title: &str, cases: &[Case]) -> String {
         pref_base.add(&c.category, want_q, spool_preference(&c.text));
         if p != want_p || q != want_q {
             wrong.push(c.id.as_str());
+            if std::env::var_os("REINS_EVAL_VERBOSE").is_some() {
+                let hits: Vec<_> = a.pushback.iter().map(|h| h.phrase).collect();
+                eprintln!(
+                    "{} [{}→{}] {:?} hits={hits:?} prefs={:?}\n    previous: {:?}",
+                    c.id, c.category, c.label, c.text, a.preferences, c.previous
+                );
+            }
         }
     }
     let base = "reference lexicon (spool)";

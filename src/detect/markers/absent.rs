@@ -107,6 +107,7 @@ mod tests {
         let p = Previous {
             keywords: &bag,
             asked: prev.contains('?'),
+            requested: crate::detect::markers::asks_for_output(prev),
         };
         !analyze_reply(msg, Some(p)).pushback.is_empty()
     }

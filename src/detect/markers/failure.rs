@@ -251,7 +251,10 @@ pub(super) fn supposed(sentence: &str, at: usize) -> bool {
 /// Whether a tie at byte `at` is denied: "not because of your code", "nicht
 /// an deinem Skript".
 fn denied(sentence: &str, at: usize) -> bool {
-    const NOT: &[&str] = &["not", "nicht", "pas", "no", "não", "nao", "не", "不是"];
+    const NOT: &[&str] = &[
+        "not", "wasn't", "wasnt", "isn't", "isnt", "weren't", "aren't", "nicht", "pas", "no",
+        "não", "nao", "не", "不是",
+    ];
     let head = sentence.get(..at).unwrap_or("");
     let near: Vec<&str> = head
         .split(' ')
@@ -281,6 +284,8 @@ fn names_a_feature(s: &str, end: usize) -> bool {
         "boundary",
         "boundaries",
         "rate",
+        "budget",
+        "budgets",
         "tracking",
         "reporting",
         "states",

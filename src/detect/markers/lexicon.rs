@@ -1,4 +1,4 @@
-//! Builtin phrase lexicon for the marker detector (`markers.rs`): per language,
+//! Builtin phrase lexicon for the marker detector (`mod.rs`): per language,
 //! phrases that signal pushback on the previous answer (frustration or a
 //! correction), openers of a standing preference ("from now on …"), and
 //! exclusions (phrases that contain a marker but mean something else).
@@ -23,7 +23,7 @@
 //! in one message, without context.
 
 /// Version of the builtin lists, reported with every hit.
-pub const LEXICON_VERSION: &str = "2026-11-f";
+pub const LEXICON_VERSION: &str = "2026-11-g";
 
 /// The phrases of one language.
 pub struct Pack {
@@ -74,6 +74,15 @@ const EN: Pack = Pack {
         "that's not it",
         // not what I asked
         "not what i asked",
+        "doesn't answer my question",
+        "does not answer my question",
+        "didn't answer my question",
+        "did not answer my question",
+        "you didn't answer my question",
+        "that's not my question",
+        "that wasn't my question",
+        "nothing to do with my question",
+        "has nothing to do with what i asked",
         "not what i meant",
         "not what i wanted",
         "not what i said",
@@ -497,6 +506,10 @@ const ZH: Pack = Pack {
         "我要的不是",
         "我说的不是",
         "答非所问",
+        "没回答我的问题",
+        "没有回答我的问题",
+        "跟我的问题没关系",
+        "和我的问题无关",
         "你理解错",
         "你误会了",
         "你没理解",
@@ -693,6 +706,12 @@ const ES: Pack = Pack {
         "es incorrecto",
         "no es correcto",
         "no es lo que pedí",
+        "no responde a mi pregunta",
+        "no contesta mi pregunta",
+        "no contestaste mi pregunta",
+        "no respondiste mi pregunta",
+        "nada que ver con mi pregunta",
+        "nada que ver con lo que pregunté",
         "no es lo que pedi",
         "no es lo que te pedí",
         "no es lo que quería",
@@ -860,6 +879,16 @@ const DE: Pack = Pack {
         "nicht das, was ich wollte",
         "nicht das was ich wollte",
         "nicht was ich wollte",
+        "hat mit meiner frage nichts zu tun",
+        "hat mit meiner frage überhaupt nichts zu tun",
+        "beantwortet meine frage nicht",
+        "das beantwortet nicht meine frage",
+        "geht trotzdem nicht",
+        "klappt trotzdem nicht",
+        "schon wieder die falsche",
+        "schon wieder der falsche",
+        "schon wieder das falsche",
+        "schon wieder falsch",
         "nicht das, was ich meinte",
         "nicht das was ich meinte",
         "das habe ich nicht gefragt",
@@ -976,6 +1005,13 @@ const FR: Pack = Pack {
         "c'est pas ça",
         "ce n'est pas ça",
         "pas ce que j'ai demandé",
+        "ne répond pas à ma question",
+        "ne répond pas du tout à ma question",
+        "ne repond pas a ma question",
+        "ça ne répond pas à ma question",
+        "rien à voir avec ma question",
+        "vous n'avez pas répondu à ma question",
+        "tu n'as pas répondu à ma question",
         "pas ce que j'ai demande",
         "pas ce que je t'ai demandé",
         "pas ce que je voulais",
@@ -1116,6 +1152,11 @@ const JA: Pack = Pack {
     lang: "ja",
     pushback: &[
         "違います",
+        "質問の答えになっていません",
+        "答えになっていません",
+        "答えになってない",
+        "質問に答えていません",
+        "質問と関係ない",
         "違うよ",
         "違うって",
         "ちがいます",
@@ -1310,6 +1351,11 @@ const PT: Pack = Pack {
         "não era isso",
         "não foi isso que eu pedi",
         "não é o que eu pedi",
+        "não responde minha pergunta",
+        "não respondeu minha pergunta",
+        "nao respondeu minha pergunta",
+        "nada a ver com minha pergunta",
+        "nada a ver com a minha pergunta",
         "não foi o que eu pedi",
         "não era o que eu queria",
         "não é o que eu quero",
@@ -1424,6 +1470,10 @@ const RU: Pack = Pack {
     lang: "ru",
     pushback: &[
         "не работает",
+        "это не ответ на мой вопрос",
+        "не ответил на мой вопрос",
+        "не отвечает на мой вопрос",
+        "не имеет отношения к моему вопросу",
         "не сработало",
         "не помогло",
         "не помогает",

@@ -25,12 +25,14 @@ mod lexicon;
 mod redirect;
 mod reply;
 mod report;
+mod request;
 mod sarcasm;
 mod scan;
 mod standing;
 
 pub use lexicon::{LEXICON_VERSION, PACKS, Pack};
 pub use reply::Previous;
+pub use request::asks_for_output;
 
 /// Which list a phrase came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -273,6 +275,7 @@ pub fn analyze_after(text: &str, answer: &str) -> Analysis {
     let previous = (!answer.is_empty()).then(|| Previous {
         keywords: &keywords,
         asked: answer.contains(['?', '？']),
+        requested: asks_for_output(answer),
     });
     analyze_reply(text, previous)
 }
@@ -467,7 +470,16 @@ fn analyze_with(idx: &Index, text: &str, previous: Option<Previous<'_>>) -> Anal
             }
         });
     }
-    // A standing rule is what to act on ("No, from now on use tabs").
+    // A standing rule is what to act on ("Wrong again. From now on run the
+    // tests first"): the rule is kept, the complaint around it is not
+    // counted twice. A user who owns the mistake ("上次是我把订单号发错了")
+    // pushes back on nothing.
+    if !out.preferences.is_empty()
+        || (!out.pushback.is_empty()
+            && reply::owns_the_mistake(reply_window(joined.as_deref().unwrap_or(&t))))
+    {
+        out.pushback.clear();
+    }
     if out.pushback.is_empty()
         && out.preferences.is_empty()
         && let Some((phrase, start, end)) =
@@ -595,6 +607,33 @@ mod tests {
 
     fn pushes(text: &str) -> Vec<&'static str> {
         run(text).pushback.iter().map(|h| h.phrase).collect()
+    }
+
+    #[test]
+    fn a_standing_rule_is_kept_and_the_complaint_around_it_not_counted() {
+        let a = analyze_after(
+            "Wrong again. From now on run the tests before you tell me something is fixed.",
+            "Fixed! The pagination bug is resolved.",
+        );
+        assert!(a.pushback.is_empty());
+        assert_eq!(
+            a.preferences,
+            ["From now on run the tests before you tell me something is fixed."]
+        );
+        assert!(!analyze("Wrong again.").pushback.is_empty());
+    }
+
+    #[test]
+    fn an_answer_that_misses_the_question_is_pushback_in_each_language() {
+        for msg in [
+            "That doesn't answer my question.",
+            "Das hat mit meiner Frage überhaupt nichts zu tun.",
+            "Ça ne répond pas du tout à ma question.",
+            "質問の答えになっていません。",
+            "你没回答我的问题",
+        ] {
+            assert!(!analyze(msg).pushback.is_empty(), "{msg}");
+        }
     }
 
     #[test]
@@ -752,6 +791,7 @@ mod tests {
                 let previous = Some(Previous {
                     keywords: &answer,
                     asked: false,
+                    requested: false,
                 });
                 let work = crate::work::counted(|| {
                     analyze_reply(&text, previous);

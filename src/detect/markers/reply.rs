@@ -43,6 +43,8 @@ pub struct Previous<'a> {
     pub keywords: &'a KeywordBag,
     /// Whether it asked the user something.
     pub asked: bool,
+    /// Whether it asked for output (`request.rs`): a pasted error answers it.
+    pub requested: bool,
 }
 
 /// Which rule fired; reported as the hit's phrase.
@@ -670,11 +672,17 @@ pub(super) const LANGS: &[Words] = &[
     },
 ];
 
+/// Whether normalised message `t` owns the mistake ("I pasted the wrong
+/// log"), so that even a phrase in it ("错了") is no pushback.
+pub fn owns_the_mistake(t: &str) -> bool {
+    super::report::owned(t, &scan(t))
+}
+
 /// The first rule that fires on normalised message `t`, with its span.
 pub fn find(t: &str, prev: Option<Previous<'_>>) -> Option<(&'static str, usize, usize)> {
     let prev = prev?;
     let found = scan(t);
-    if elsewhere(&found) {
+    if elsewhere(t, &found) {
         return None;
     }
     let words = Present::of(t);
@@ -1150,6 +1158,7 @@ pub(super) mod tests {
         let p = Previous {
             keywords: &bag,
             asked: prev.contains(['?', '？']),
+            requested: crate::detect::markers::asks_for_output(prev),
         };
         let a = analyze_reply(msg, Some(p));
         a.pushback.first().map(|h| h.phrase)
@@ -1259,6 +1268,7 @@ pub(super) mod tests {
         let p = Previous {
             keywords: &bag,
             asked: false,
+            requested: false,
         };
         let a = analyze_reply("From now on use snake_case, not camelCase.", Some(p));
         assert!(a.pushback.is_empty());

@@ -354,7 +354,7 @@ pub(super) static FINE: &[Frame] = &[
     Frame::new(
         "en",
         "works now|working now|compiles now|passes now|fine now|ok now|okay now|good now|\
-               all good|all set|resolved|from before|ya funciona|geht jetzt|marche maintenant|\
+               all good|all green|green now|all set|resolved|from before|ya funciona|geht jetzt|marche maintenant|\
                funciona agora|работает теперь|теперь работает",
     ),
     Frame::new("zh", "好了|解决了|直りました"),
@@ -378,7 +378,8 @@ pub(super) static FAILURE_NOUNS: &[Frame] = &[
     Frame::new(
         "en",
         "error|errors|crash|crashes|warning|warnings|bug|problem|problems|issue|issues|\
-               fehler|erreur|erreurs|problème|souci|erro|erros|problema|ошибка|ошибки|проблема",
+               fehler|fehlern|erreur|erreurs|problème|souci|erro|erros|errores|fallo|fallos|\
+               problema|problemas|ошибка|ошибки|ошибок|проблема",
     ),
     Frame::new("zh", "错误|报错|问题|エラー|問題"),
 ];
@@ -391,33 +392,71 @@ pub(super) static ELSEWHERE: &[Frame] = &[
         "unrelated,|unrelated but|unrelated question|on an unrelated note|something unrelated|\
                different question|another question|other question|off topic|off-topic|\
                side question|separate question|different topic|my old|my own|myself|\
-               before any of|before you started|since last week|since yesterday|my fault|\
-               my mistake|my bad|i'm in the wrong",
+               before any of|before you started|since last week|since yesterday",
+    ),
+    Frame::new("es", "otra pregunta|otra cosa|cambiando de tema"),
+    Frame::new("de", "andere frage|anderes thema|im falschen"),
+    Frame::new("fr", "autre question|autre chose|hors sujet"),
+    Frame::new("pt", "outra pergunta|outra coisa|mudando de assunto"),
+    Frame::new("ru", "не по теме|другой вопрос|мой старый|мой собственный"),
+    Frame::new(
+        "zh",
+        "别的问题|问个别的|另一个问题|题外话|我自己写的|我的问题|別件|話変わりますが|\
+               別の質問|自分で書いた",
+    ),
+];
+
+/// The user owns the mistake: "my bad", "I pasted the wrong log", "是我把
+/// 订单号发错了", "間違えたのは私の方". Unless a turn follows ("my bad for
+/// being vague, but it still fails"), nothing in the message is pushback.
+pub(super) static OWN: &[Frame] = &[
+    Frame::new(
+        "en",
+        "my fault|my mistake|my bad|i'm in the wrong|my error|my typo|i was wrong|\
+               i made a mistake|i messed up|i mixed up|i got confused|i misread|i misspoke|\
+               i pasted the wrong|pasted the wrong|i sent the wrong|sent you the wrong|\
+               i sent you the wrong|i gave you the wrong|gave you the wrong|copied the wrong|\
+               attached the wrong|uploaded the wrong|i typed the wrong|i had the wrong|\
+               i ran the wrong|i was on the wrong|i looked at the wrong|i was looking at the wrong",
     ),
     Frame::new(
         "es",
-        "otra pregunta|otra cosa|cambiando de tema|culpa mía|culpa mia|error mío",
+        "culpa mía|culpa mia|error mío|error mio|me equivoqué|me equivoque|me confundí|\
+               me confundi|pegué el|pegue el|pegué mal|te pasé el|te pase el|te mandé el|\
+               te mande el|lo siento, era|fallo mío|fallo mio",
     ),
     Frame::new(
         "de",
-        "andere frage|anderes thema|im falschen|mein fehler|meine schuld",
+        "mein fehler|meine schuld|mein versehen|ich habe mich vertan|ich hab mich vertan|\
+               hab mich vertan|ich habe mich geirrt|hab mich geirrt|ich habe die falsche|\
+               ich hab die falsche|hab die falsche|hab dir das falsche|\
+               habe dir das falsche|hab das falsche|habe das falsche|hab dir den falschen|\
+               habe dir den falschen|hab dir die falsche|habe dir die falsche|falsch kopiert",
     ),
     Frame::new(
         "fr",
-        "autre question|autre chose|hors sujet|j'avais collé|ma faute",
+        "ma faute|mon erreur|je me suis trompé|je me suis trompée|j'avais collé|\
+               j'ai collé le mauvais|j'ai collé la mauvaise|j'ai envoyé le mauvais|\
+               j'ai envoyé la mauvaise|autant pour moi|au temps pour moi|c'est moi qui",
     ),
     Frame::new(
         "pt",
-        "outra pergunta|outra coisa|mudando de assunto|erro meu|culpa minha",
+        "erro meu|culpa minha|foi mal|me enganei|eu errei|eu me confundi|colei o|colei a|\
+               mandei o errado|mandei o arquivo errado|mandei o log errado|te mandei o",
     ),
     Frame::new(
         "ru",
-        "не по теме|другой вопрос|мой старый|мой собственный|моя ошибка|моя вина",
+        "моя ошибка|моя вина|я ошибся|я ошиблась|я перепутал|я перепутала|сам накосячил|\
+               сама накосячила|я накосячил|сам виноват|сама виновата|скинул не тот|скинула не тот|\
+               прислал не тот|прислала не тот|подсунул не тот|подсунула не тот|отправил не тот|\
+               отправила не тот|вставил не тот|вставила не тот",
     ),
     Frame::new(
         "zh",
-        "别的问题|问个别的|另一个问题|题外话|我自己写的|我的问题|我的错|別件|話変わりますが|\
-               別の質問|自分で書いた|私のミス|自分のミス",
+        "我的错|是我的错|是我把|是我发|是我弄|是我搞|是我看|是我写|是我贴|我发错|我贴错|我搞错|\
+               我弄错|我看错|我输错|我写错|我复制错|怪我|私のミス|自分のミス|私の間違い|\
+               間違えたのは私|私が間違え|貼り間違え|送り間違え|こちらのミス|こちらの間違い|\
+               私の方が間違",
     ),
 ];
 
@@ -446,7 +485,7 @@ pub(super) static MY_SIDE: &[Frame] = &[
 /// What follows a negated "still" when the user is undecided, not failed:
 /// "still not sure", "still don't know which".
 const UNDECIDED: &str = "sure|decided|decide|deciding|know|certain|ready|done|finished|convinced|\
-                         idea|seguro|segura|decidido|sé|sicher|entschieden|sûr|décidé|sais|\
+                         idea|seguro|segura|decidido|sé|sicher|entschieden|weiß|weiss|sûr|décidé|sais|\
                          certeza|decidi|sei|уверен|уверена|решил|решила|знаю|tried|tested|\
                          checked|time|probado|probé|probarlo|tiempo|getestet|probiert|zeit|\
                          testé|essayé|temps|testei|testado|tentei|tempo|проверял|проверила|\
@@ -555,6 +594,8 @@ pub(super) static BROKEN: &[Frame] = &[
     Frame::new(
         "en",
         "blank|empty|broken|error|errors|fails|failing|crash|crashes|missing|slow|slower|\
+               locked|locked out|deleted|wiped|gesperrt|gelöscht|bloqueado|bloqueada|borrado|\
+               bloqué|bloquée|supprimé|apagado|заблокирован|заблокировали|удалено|удалились|\
                laggy|lags|freezes|hangs|spikes|leaks|eats|hogs|times out|100%|vacío|vacía|vide|vazio|\
                vazia|leer|kaputt|cassé|пуст|пустой",
     ),
@@ -663,7 +704,10 @@ pub fn report(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usiz
         // inside a phrase exclusion.
         pasted(t, found).or_else(announced)
     };
-    if !resolved && let Some(span) = paste().filter(|_| related()) {
+    if !resolved
+        && !prev.requested
+        && let Some(span) = paste().filter(|_| related())
+    {
         return Some(span);
     }
     // "Still takes a while but it's a big file, all good": good news after
@@ -698,6 +742,7 @@ pub fn report(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usiz
             })
         })
         .or_else(|| broke_another(t, found))
+        .or_else(|| followed(t, found))
         .or_else(|| same_again(t, found))
         .or_else(|| still_old(t, found))
 }
@@ -751,8 +796,26 @@ fn same_again(t: &str, found: &Found) -> Option<(usize, usize)> {
 /// Whether a reply changes the topic, is about someone else's or the
 /// user's own older work, or owns the mistake: no reply rule reads it as
 /// pushback.
-pub fn elsewhere(found: &Found) -> bool {
-    found.any(fam::ELSEWHERE) || found.any_in(fam::OTHERS, 0, 60)
+pub fn elsewhere(t: &str, found: &Found) -> bool {
+    found.any(fam::ELSEWHERE) || found.any_in(fam::OTHERS, 0, 60) || owned(t, found)
+}
+
+/// Whether the user owns the mistake in normalised message `t` and no
+/// "but" turns it after: "my bad, I pasted the wrong log" is no pushback,
+/// "my bad for being vague, but it still fails" is.
+pub fn owned(t: &str, found: &Found) -> bool {
+    // "Still" and "again" say the same mistake of the user's again.
+    const NOT_A_TURN: &str = "still|again|всё ещё|все еще|还是|まだ";
+    let mut last_turn = 0;
+    // "My bad … but why does cargo not rebuild?" asks; it does not turn.
+    found.find(fam::TURNS, |x, y| {
+        let asks = sentence_at(t, x).1.trim_end().ends_with(['?', '？']);
+        if !asks && !listed(NOT_A_TURN, t.get(x..y).unwrap_or("")) {
+            last_turn = y;
+        }
+        false
+    });
+    found.find(fam::OWN, |_, b| b >= last_turn).is_some()
 }
 
 /// Whether bytes `from..to` of the scanned reply say something of the
@@ -823,6 +886,69 @@ fn decides(clause: &str) -> bool {
     let mut words = words_from(clause, 0, 4).peekable();
     let first = words.peek().copied().unwrap_or("");
     matches!(first, "i" | "i'm" | "im" | "we" | "i've") && words.any(|w| listed(MIND, w))
+}
+
+/// Doing as the answer said: "I followed your steps", "hice lo que
+/// dijiste", "按你说的".
+pub(super) static FOLLOWED: &[Frame] = &[
+    Frame::new(
+        "en",
+        "i followed your|followed your steps|followed your instructions|did what you said|\
+               did exactly what you said|did as you said|did everything you said|\
+               tried what you said|did what you told me|did exactly as you said|\
+               hice lo que dijiste|hice lo que me dijiste|hice lo que me dijo|seguí tus pasos|\
+               segui tus pasos|seguí los pasos|hice todo lo que|wie du gesagt hast|\
+               wie sie gesagt haben|wie du es gesagt hast|deine schritte befolgt|\
+               ihre schritte befolgt|comme vous avez dit|comme tu as dit|comme vous me l'avez dit|\
+               j'ai suivi vos|j'ai suivi tes|j'ai fait ce que vous|j'ai fait ce que tu|\
+               fiz o que você disse|fiz o que voce disse|fiz o que você falou|segui seus passos|\
+               segui os seus passos|fiz tudo que você|как ты сказал|как вы сказали|\
+               как ты написал|как вы написали|сделал всё как|сделала всё как|сделал все как",
+    ),
+    Frame::new(
+        "zh",
+        "按你说的|照你说的|按照你说的|按你的方法|照着你说的|按照你的步骤|言われた通り|\
+               言われたとおり|教えてもらった通り",
+    ),
+];
+
+/// "Now" or "still" after doing as told: "… and now my banking is locked".
+pub(super) static THEN: &[Frame] = &[
+    Frame::new(
+        "en",
+        "now|still|yet|ahora|todavía|todavia|sigue|jetzt|trotzdem|immer noch|maintenant|\
+               toujours|agora|ainda|continua|теперь|всё ещё|все еще|всё равно|все равно|\
+               по-прежнему",
+    ),
+    Frame::new("zh", "现在|还是|仍然|依然|却|まだ|今度は|なのに"),
+];
+
+/// "I did what you said and now X is broken": a report of the answer
+/// failing, unless X is good news or a request.
+fn followed(t: &str, found: &Found) -> Option<(usize, usize)> {
+    let (a, b) = found.find(fam::FOLLOWED, |a, _| {
+        let (s, sentence) = sentence_at(t, a);
+        plain(sentence, a - s)
+    })?;
+    let to = t.floor_char_boundary((b + 160).min(t.len()));
+    if resolved(t, found, a, to) {
+        return None;
+    }
+    // Praise before the "now" is thanks; after bad news it is sarcasm
+    // ("… and now my banking is locked. Fantastic.").
+    found
+        .find(fam::THEN, |x, y| {
+            let (s, sentence) = sentence_at(t, x);
+            let clause = t.get(y..s + sentence.len()).unwrap_or("");
+            let broken = found.any_in(fam::BROKEN, y, s + sentence.len());
+            x >= b
+                && x < to
+                && !glad(found, a, x)
+                && plain(sentence, x - s)
+                && !decides(clause)
+                && (bad_news(clause) || broken)
+        })
+        .map(|(_, y)| (a, y))
 }
 
 /// "X works, but now Y…" or "X passes but Y is blank": the answer fixed
@@ -958,6 +1084,7 @@ mod tests {
         let prev = Previous {
             keywords: &bag,
             asked: false,
+            requested: false,
         };
         for unit in [
             "still the same? ",
@@ -974,6 +1101,81 @@ mod tests {
     }
 
     #[test]
+    fn a_user_who_owns_the_mistake_pushes_back_on_nothing() {
+        for (msg, prev) in [
+            (
+                "Sorry, I pasted the wrong stack trace. Here's the real one: IndexError: list index out of range",
+                FIX,
+            ),
+            (
+                "上次是我把订单号发错了，正确的是 20240518337。",
+                "抱歉，没有查到订单号 20240518373 的记录。",
+            ),
+            (
+                "間違えたのは私の方でした。予約番号は ABC123 ではなく ABX123 です。",
+                "予約番号 ABC123 ではご予約が見つかりませんでした。",
+            ),
+            ("сорри, я сам накосячил — подсунул не тот конфиг", FIX),
+            (
+                "my bad, I was still running the old binary. but why does cargo not rebuild?",
+                FIX,
+            ),
+        ] {
+            assert!(!fires(msg, prev), "{msg}");
+        }
+        // A turn after owning a small part of it still reports.
+        for msg in [
+            "my bad for being vague, but it still fails with KeyError: 'currency'",
+            "Nein, das ist die falsche Datei, ich meinte die settings.yaml im Root.",
+        ] {
+            assert!(
+                fires(
+                    msg,
+                    "Ich habe den Port in `config/settings.yaml` geändert. I changed etl.py."
+                ),
+                "{msg}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_error_pasted_on_request_answers_it() {
+        let asked = "That log only shows the job being scheduled. Can you paste the output from the worker when the job runs?";
+        let paste = "2024-05-14 09:12:03 ERROR worker[3] job=send_digest: smtplib.SMTPAuthenticationError: (535, b'5.7.8 Username and Password not accepted')";
+        assert!(!fires(paste, asked));
+        // After a proposed fix that asks for the traceback if it fails, the
+        // same paste reports the fix failing.
+        let fix = "I set `MAIL_USE_TLS = True` in the worker config. If it still fails, paste the output.";
+        assert!(fires(paste, fix));
+    }
+
+    #[test]
+    fn doing_as_told_and_then_a_breakage_is_a_report() {
+        for msg in [
+            "I followed your steps and now none of the pages load",
+            "I followed your steps and now my online banking is locked.",
+            "Hice lo que dijiste y ahora ni siquiera puedo entrar a la app del banco.",
+            "J'ai suivi vos étapes et maintenant le bouton ne fait plus rien.",
+        ] {
+            assert!(
+                fires(msg, "Clear the app's data and log in again."),
+                "{msg}"
+            );
+        }
+        for msg in [
+            "I followed your steps and now it works, thanks",
+            "I did what you said, and now the error is gone",
+            "I did what you said and now I want to add tests",
+            "I followed your steps, now what do I do next?",
+        ] {
+            assert!(
+                !fires(msg, "Clear the app's data and log in again."),
+                "{msg}"
+            );
+        }
+    }
+
+    #[test]
     fn frames_are_written_as_normalised_text() {
         for (name, frames) in [
             ("reports", REPORTS),
@@ -984,6 +1186,9 @@ mod tests {
             ("gone", GONE),
             ("failure nouns", FAILURE_NOUNS),
             ("elsewhere", ELSEWHERE),
+            ("own", OWN),
+            ("followed", FOLLOWED),
+            ("then", THEN),
             ("others", OTHERS),
             ("my side", MY_SIDE),
             ("but", BUT),

@@ -46,6 +46,9 @@ pub(super) mod fam {
     pub const YES: u8 = 32;
     pub const TURN: u8 = 33;
     pub const PASTED: u8 = 34;
+    pub const OWN: u8 = 35;
+    pub const FOLLOWED: u8 = 36;
+    pub const THEN: u8 = 37;
 }
 
 /// The sarcasm rule's praise words as frames, spaced and CJK apart.
@@ -99,6 +102,9 @@ fn set() -> &'static FrameSet {
             (fam::YES, accept::YES),
             (fam::TURN, accept::TURN),
             (fam::PASTED, report::PASTED),
+            (fam::OWN, report::OWN),
+            (fam::FOLLOWED, report::FOLLOWED),
+            (fam::THEN, report::THEN),
         ])
     })
 }
@@ -120,7 +126,7 @@ mod tests {
 
     #[test]
     fn every_family_number_fits_a_scan() {
-        assert!(usize::from(fam::PASTED) < crate::detect::markers::frames::MAX_FAMILIES);
+        assert!(usize::from(fam::THEN) < crate::detect::markers::frames::MAX_FAMILIES);
     }
 
     #[test]
