@@ -56,7 +56,7 @@ export interface Config {
   incidentWindowTurns: number;
   /** Pushback turns within that window that make an `incident`. Default 2. */
   incidentMinHits: number;
-  /** A retry on the same topic within this many ms of a response is an implicit correction. Default `null` (off). */
+  /** A reworded retry of the last request within this many ms of its answer is an implicit correction (not after thanks, nor when the answer asked a question). Default `120000`; `null` turns it off. */
   implicitCorrectionWindowMs: number | null;
   /** Corrections on one topic that make a pattern. Default 3. */
   patternThreshold: number;

@@ -38,6 +38,10 @@ pub enum ToolLoopRule {
 
 /// Regulator thresholds. Unknown fields are rejected so a typo in an option
 /// name fails loudly instead of silently using a default.
+/// Default `implicitCorrectionWindowMs`: a retry within two minutes of the
+/// answer is a reaction to it.
+pub const DEFAULT_IMPLICIT_WINDOW_MS: u64 = 120_000;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Config {
@@ -85,8 +89,9 @@ pub struct Config {
     pub incident_window_turns: u32,
     /// Pushback turns within the window that make an incident.
     pub incident_min_hits: u32,
-    /// Retry on the same topic within this many ms of a response counts as an
-    /// implicit correction. `None` turns implicit detection off.
+    /// A reworded retry of the last request within this many ms of its
+    /// answer counts as an implicit correction (default two minutes). `None`
+    /// turns implicit detection off.
     pub implicit_correction_window_ms: Option<u64>,
     /// Corrections on one topic that make a pattern.
     pub pattern_threshold: u32,
@@ -128,7 +133,7 @@ impl Default for Config {
             markers: true,
             incident_window_turns: 6,
             incident_min_hits: 2,
-            implicit_correction_window_ms: None,
+            implicit_correction_window_ms: Some(DEFAULT_IMPLICIT_WINDOW_MS),
             pattern_threshold: 3,
             max_examples: 3,
             max_corrections_per_topic: 20,

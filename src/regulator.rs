@@ -26,7 +26,7 @@ use crate::state::{
     TOOL_TEXT_BYTES, TopicStats, VERSION,
 };
 use crate::text::Scratch;
-use crate::text::{KeywordBag, redact_secrets, topic_key, truncate_chars};
+use crate::text::{KeywordBag, TopicIndex, redact_secrets, topic_key, truncate_chars};
 
 /// A regulator for one user. Feed it events, ask it `decide()`.
 #[derive(Debug, Clone)]
@@ -40,6 +40,8 @@ pub struct Regulator {
     memory: Memory,
     session: Session,
     scratch: Scratch,
+    /// The stored topic keys by part (derived from `memory`, never persisted).
+    topics: TopicIndex,
 }
 
 fn check_user_id(user_id: &str) -> Result<()> {
@@ -80,6 +82,7 @@ impl Regulator {
             memory: Memory::default(),
             session: Session::default(),
             scratch: Scratch::default(),
+            topics: TopicIndex::default(),
         })
     }
 
@@ -235,10 +238,33 @@ impl Regulator {
         Ok(())
     }
 
+    /// Rebuilds the topic index from the stored keys.
+    fn reindex_topics(&mut self) {
+        let m = &self.memory;
+        let correction_topics = m.corrections.records().map(|r| r.topic.as_str());
+        self.topics = TopicIndex::of(m.topics.keys().map(String::as_str).chain(correction_topics));
+    }
+
+    /// The topic of a request: the stored topic it is about, else the key
+    /// its own words make.
+    fn topic_of(&self, task: &KeywordBag) -> String {
+        let m = &self.memory;
+        let live = |k: &str| {
+            m.topics
+                .get(k)
+                .map(|t| t.last_at_ms)
+                .or_else(|| (m.corrections.count(k) > 0).then_some(0))
+        };
+        self.topics
+            .find(task, live)
+            .unwrap_or_else(|| topic_key(task))
+    }
+
     fn on_turn_start(&mut self, message: &str, at_ms: Option<u64>) {
         let task = KeywordBag::from_text_with(message, &mut self.scratch);
-        let topic = topic_key(&task);
-        if self.is_implicit_correction(&topic, at_ms) {
+        let topic = self.topic_of(&task);
+        if self.is_implicit_correction(&topic, &task, at_ms) && !markers::opens_with_thanks(message)
+        {
             self.file_implicit(message, at_ms);
         }
         self.session.incidents.start_turn();
@@ -275,6 +301,10 @@ impl Regulator {
         if let Some(stats) = self.memory.topic_mut(&topic) {
             stats.turns = stats.turns.saturating_add(1);
             stats.last_at_ms = stats.last_at_ms.max(at);
+        }
+        self.topics.insert(&topic);
+        if self.topics.is_full() {
+            self.reindex_topics();
         }
         self.session.topic = topic;
     }
@@ -349,8 +379,9 @@ impl Regulator {
         true
     }
 
-    /// A quick retry on the topic of the last, not yet corrected, response.
-    fn is_implicit_correction(&self, topic: &str, at_ms: Option<u64>) -> bool {
+    /// A quick retry of the last request, reworded, after an answer that
+    /// asked nothing and is not yet corrected.
+    fn is_implicit_correction(&self, topic: &str, task: &KeywordBag, at_ms: Option<u64>) -> bool {
         let (Some(window), Some(last), Some(now)) = (
             self.config.implicit_correction_window_ms,
             self.session.last_response.as_ref(),
@@ -362,11 +393,18 @@ impl Regulator {
             .at_ms
             .and_then(|then| now.checked_sub(then))
             .is_some_and(|dt| dt <= window);
+        let answered_a_question = self
+            .session
+            .response
+            .as_ref()
+            .is_some_and(|r| r.shape.questions > 0);
         in_window
             && !topic.is_empty()
             && topic == last.topic
             && last.implicit_id.is_none()
             && !last.explicit
+            && !answered_a_question
+            && rephrases(task, &self.session.task)
     }
 
     fn on_turn_complete(&mut self, response: &str, at_ms: Option<u64>) {
@@ -702,7 +740,9 @@ impl Regulator {
             memory: snap.memory,
             session: snap.session,
             scratch: Scratch::default(),
+            topics: TopicIndex::default(),
         };
+        r.reindex_topics();
         r.refresh_tool_finding(false);
         r
     }
@@ -725,6 +765,7 @@ impl Regulator {
             ));
         }
         self.memory = self.memory.merge(&other.memory, &self.config);
+        self.reindex_topics();
         Ok(())
     }
 
@@ -802,6 +843,15 @@ fn inspect_args(args: Args<'_>, shell: bool) -> Result<ArgsInfo> {
 }
 
 /// Appends to the per-turn tool text, cutting at the cap on a char boundary.
+/// Whether request `new` rewords request `old`: at least half of the
+/// smaller one's stems are in both ("convert this csv to json" → "i need the
+/// csv as json please"), not a follow-up that adds scope.
+fn rephrases(new: &KeywordBag, old: &KeywordBag) -> bool {
+    let smaller = new.len().min(old.len());
+    let shared = new.iter().filter(|(s, _, _)| old.contains_stem(s)).count();
+    smaller > 0 && 2 * shared >= smaller
+}
+
 fn push_bounded(buf: &mut String, text: &str) {
     let room = TOOL_TEXT_BYTES.saturating_sub(buf.len() + 1);
     if room == 0 {

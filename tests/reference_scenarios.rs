@@ -411,11 +411,43 @@ fn implicit_corrections_follow_the_window() {
     };
     let count = |r: &Regulator| r.metrics()["reins.implicit_corrections_count"];
 
-    let mut off = reg(Config::default());
+    let mut off = reg(Config {
+        implicit_correction_window_ms: None,
+        ..Config::default()
+    });
     start_at(&mut off, "Refactor fetch_user to be async", 0);
     complete_at(&mut off, "ok", 10);
     start_at(&mut off, "Refactor fetch_user to be async now", 20);
-    assert_eq!(count(&off), 0.0, "off by default");
+    assert_eq!(count(&off), 0.0, "off when the app says so");
+
+    // On by default, for two minutes.
+    let mut default = reg(Config::default());
+    start_at(&mut default, "Refactor fetch_user to be async", 0);
+    complete_at(&mut default, "ok", 10);
+    start_at(&mut default, "Refactor fetch_user to be async now", 60_000);
+    assert_eq!(count(&default), 1.0, "on by default");
+
+    // Thanks first, a question answered, or more asked: no retry.
+    for (answer, next) in [
+        (
+            "ok",
+            "Thanks! Refactor fetch_user to be async in the tests too",
+        ),
+        (
+            "Should it keep the sync wrapper?",
+            "Refactor fetch_user to be async, no wrapper",
+        ),
+        (
+            "ok",
+            "Now add retries and a timeout to fetch_user and write tests for the pool",
+        ),
+    ] {
+        let mut r = reg(Config::default());
+        start_at(&mut r, "Refactor fetch_user to be async", 0);
+        complete_at(&mut r, answer, 10);
+        start_at(&mut r, next, 20);
+        assert_eq!(count(&r), 0.0, "{next}");
+    }
 
     let mut on = reg(cfg(500));
     start_at(&mut on, "Refactor fetch_user to be async", 0);

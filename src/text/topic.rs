@@ -8,7 +8,10 @@
 //! never count, repeated and longer (more specific) stems rank first; the two
 //! chosen are then sorted so the key does not depend on word order.
 
+use std::collections::HashMap;
+
 use super::keywords::KeywordBag;
+use crate::hash::FastBuild;
 
 /// Parts in a key.
 const KEY_PARTS: usize = 2;
@@ -74,6 +77,13 @@ const NOT_TOPICS: &[&str] = &[
 
 /// The topic key of a message's keyword bag; empty when it has no topic.
 pub fn topic_key(task: &KeywordBag) -> String {
+    let mut parts = salient(task, KEY_PARTS);
+    crate::sort::sort(&mut parts);
+    parts.join("+")
+}
+
+/// The `n` most salient topic stems of a bag, most salient first.
+fn salient(task: &KeywordBag, n: usize) -> Vec<&str> {
     let mut cands: Vec<(&str, u32)> = task
         .iter()
         .filter(|(stem, _, _)| stem.chars().count() >= 3 || stem.chars().all(super::is_cjk))
@@ -86,9 +96,102 @@ pub fn topic_key(task: &KeywordBag) -> String {
         b.1.cmp(&a.1)
             .then_with(|| b.0.chars().count().cmp(&a.0.chars().count()))
     });
-    let mut parts: Vec<&str> = cands.iter().take(KEY_PARTS).map(|(s, _)| *s).collect();
-    crate::sort::sort(&mut parts);
-    parts.join("+")
+    cands.iter().take(n).map(|(s, _)| *s).collect()
+}
+
+/// Whether a key part names one specific thing, enough to carry a topic
+/// alone: `fetch_user`, `auth.py`, `v2`, `s3`.
+fn is_identifier(part: &str) -> bool {
+    let digit = part.bytes().any(|b| b.is_ascii_digit());
+    let letter = part.chars().any(char::is_alphabetic);
+    part.contains(['_', '.']) || (digit && letter)
+}
+
+/// Stems a request must hold among its most salient to land on a known
+/// topic (beyond its key's two).
+const SALIENT_FOR_MATCH: usize = 4;
+/// Keys kept in the index; past this it is rebuilt from the live keys.
+const MAX_INDEXED: usize = 4096;
+
+/// Known topic keys by their parts, to land a request on the topic it is
+/// about rather than on the exact key its words make: "Refactor auth to
+/// async" and "make my auth module async" share `async+auth`, and "rewrite
+/// fetch_user with aiohttp" lands on `async+fetch_user` by its identifier.
+/// Derived from the stored keys, never persisted.
+#[derive(Debug, Clone, Default)]
+pub struct TopicIndex {
+    by_part: HashMap<String, Vec<String>, FastBuild>,
+    keys: usize,
+}
+
+impl TopicIndex {
+    /// An index of `keys`.
+    pub fn of<'a>(keys: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut index = TopicIndex::default();
+        for k in keys {
+            index.insert(k);
+        }
+        index
+    }
+
+    /// Adds a key (once).
+    pub fn insert(&mut self, key: &str) {
+        if key.is_empty() {
+            return;
+        }
+        for part in key.split('+') {
+            let list = self.by_part.entry(part.to_string()).or_default();
+            if list.iter().any(|k| k == key) {
+                return;
+            }
+            list.push(key.to_string());
+        }
+        self.keys += 1;
+    }
+
+    /// Whether the index has outgrown its bound and should be rebuilt.
+    pub fn is_full(&self) -> bool {
+        self.keys > MAX_INDEXED
+    }
+
+    /// The known topic `task` is about, if any: a key all of whose parts the
+    /// request holds, one of them among its most salient stems; or a key
+    /// with an identifier part the request names. `live` says whether a key
+    /// is still stored and how recent it is (larger is newer). Best: more
+    /// parts held, then an identifier, then the newest, then key order.
+    pub fn find(&self, task: &KeywordBag, live: impl Fn(&str) -> Option<u64>) -> Option<String> {
+        let top = salient(task, SALIENT_FOR_MATCH);
+        let mut best: Option<((usize, bool, u64), &str)> = None;
+        for (stem, _, _) in task.iter() {
+            let Some(keys) = self.by_part.get(stem) else {
+                continue;
+            };
+            crate::work::add(keys.len());
+            for key in keys.iter().take(64) {
+                let Some(recent) = live(key) else { continue };
+                let parts = key.split('+');
+                let (mut held, mut all, mut named, mut prominent) = (0, true, false, false);
+                for p in parts {
+                    if task.contains_stem(p) {
+                        held += 1;
+                        named |= is_identifier(p);
+                        prominent |= top.contains(&p);
+                    } else {
+                        all = false;
+                    }
+                }
+                if !(all && prominent || named) {
+                    continue;
+                }
+                let score = (held, named, recent);
+                let better = best.is_none_or(|(b, k)| score > b || score == b && key.as_str() < k);
+                if better {
+                    best = Some((score, key));
+                }
+            }
+        }
+        best.map(|(_, k)| k.to_string())
+    }
 }
 
 #[cfg(test)]
@@ -132,6 +235,40 @@ mod tests {
             key("logging logging zebra aardvark"),
             "aardvark+log",
             "repeated words rank first"
+        );
+    }
+
+    #[test]
+    fn a_request_lands_on_the_known_topic_it_is_about() {
+        let known = [
+            key("Make my auth module async"),
+            key("fetch_user should use async def"),
+            key("Add zod to the project"),
+        ];
+        let index = TopicIndex::of(known.iter().map(String::as_str));
+        let find = |text: &str| index.find(&KeywordBag::from_text(text), |_| Some(0));
+        assert_eq!(
+            find("Could you refactor the auth code to be async?"),
+            Some(key("auth async"))
+        );
+        assert_eq!(
+            find("rewrite fetch_user with aiohttp"),
+            Some(known[1].clone())
+        );
+        assert_eq!(
+            find("add zod schemas for the signup form"),
+            Some("zod".into())
+        );
+        // Sharing a word that is not what the request is about is not enough.
+        assert_eq!(
+            find("Write the release notes for the async runtime upgrade"),
+            None
+        );
+        assert_eq!(find("What is the capital of France?"), None);
+        // A key no longer stored is not a topic.
+        assert_eq!(
+            index.find(&KeywordBag::from_text("zod schemas"), |_| None),
+            None
         );
     }
 

@@ -122,7 +122,10 @@ pub(super) fn failure(t: &str, present: &Present<'_>, scanned: &Found) -> Option
         let (first, second) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
         // "When I run your script it fails" reports; "when does it" asks.
         let reports = first == "when" && matches!(second, "i" | "we");
-        if sentence.ends_with(['?', '？']) || (REQUEST.contains(&first) && !reports) {
+        // "Now add retries and a timeout": a request after "now", "also".
+        let then_asks =
+            matches!(first, "now" | "also" | "then" | "next" | "and") && REQUEST.contains(&second);
+        if sentence.ends_with(['?', '？']) || (REQUEST.contains(&first) && !reports) || then_asks {
             continue;
         }
         for (spaced, failures, ties) in &lists {

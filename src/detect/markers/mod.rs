@@ -257,6 +257,19 @@ fn find_all(idx: &Index, t: &str, mut found: impl FnMut(Hit)) {
     }
 }
 
+/// Whether a message opens by accepting or thanking ("Thanks, …",
+/// "Understood. …", "好的，…"): whatever follows, it is no reworded retry of
+/// the request before. Reads the first 64 bytes.
+pub fn opens_with_thanks(message: &str) -> bool {
+    let head = &message[..message.floor_char_boundary(64.min(message.len()))];
+    let (t, _) = normalize(head.trim_start());
+    let found = scan::scan(&t);
+    let first = |_: usize, _: usize| true;
+    [scan::fam::YES, scan::fam::GLAD]
+        .into_iter()
+        .any(|f| found.find(f, first).is_some_and(|(a, _)| a == 0))
+}
+
 /// Analyses one user message on its own (phrases only).
 pub fn analyze(text: &str) -> Analysis {
     analyze_with(index(), text, None)
