@@ -56,6 +56,8 @@ export interface Config {
   incidentWindowTurns: number;
   /** Pushback turns within that window that make an `incident`. Default 2. */
   incidentMinHits: number;
+  /** Consecutive turns failing on the same obstacle (a tool result not ok, or a reply reporting a failure) that halt with `repeatedFailure`. Default 3, 2–16. */
+  repeatedFailureTurns: number;
   /** A reworded retry of the last request within this many ms of its answer is an implicit correction (not after thanks, nor when the answer asked a question). Default `120000`; `null` turns it off. */
   implicitCorrectionWindowMs: number | null;
   /** Corrections on one topic that make a pattern. Default 3. */
@@ -117,7 +119,15 @@ export type BreakReason =
     }
   | { kind: "qualityDecline"; window: number; delta: number; meanQuality: number }
   /** A second incident on one topic: the user keeps pushing back. */
-  | { kind: "repeatedFailure"; topic: string; failureCount: number }
+  | {
+      kind: "repeatedFailure";
+      topic: string;
+      failureCount: number;
+      /** The agent's failing turns, when the same obstacle stopped it turn after turn (absent when the user's pushback made the break). */
+      evidenceTurns?: number[];
+      /** The obstacle's words ("permiss", "deni"), with `evidenceTurns`. */
+      obstacle?: string[];
+    }
   | { kind: "toolLoop"; toolName: string; count: number; pattern: LoopPattern };
 
 /** What this user corrected before on the current topic. */
@@ -295,6 +305,20 @@ export type MetricName =
 export type Metrics = { readonly [K in MetricName]: number };
 
 /** The parsed form of `export()`: versioned, lossless, mergeable. */
+/** A standing rule learned from corrections across requests. */
+export interface LearnedRule {
+  /** 16 hex digits, stable for the word: pass it to `dismissRule`. */
+  id: string;
+  /** The word the corrections share, as the user wrote it, then any others they all hold. */
+  about: string[];
+  /** Corrections behind it. */
+  count: number;
+  /** Distinct requests (topics) they corrected. */
+  topics: number;
+  /** The newest corrections, newest first. */
+  examples: string[];
+}
+
 export interface Snapshot {
   format: "reins.state";
   version: 1;
@@ -363,6 +387,15 @@ export declare class Regulator {
   injectCorrections(prompt: string): string;
   /** Standing preferences ("from now on …"), oldest first. */
   preferences(): string[];
+  /**
+   * Standing rules learned from corrections of one thing under different
+   * requests ("we use pnpm, not npm" while adding zod, then vitest, then at
+   * `npx vitest`), most backed first. Injected on every request until
+   * dismissed.
+   */
+  learnedRules(): LearnedRule[];
+  /** Stops injecting a learned rule, now and when its word is corrected again; `true` if it was shown. Kept in the snapshot. */
+  dismissRule(id: string, atMs?: number): boolean;
   correctionsPrelude(): string | null;
 
   metrics(): Metrics;

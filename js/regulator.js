@@ -437,6 +437,15 @@ export class Regulator {
     return JSON.parse(this.#core.preferencesJson());
   }
 
+  learnedRules() {
+    return JSON.parse(this.#core.learnedRulesJson());
+  }
+
+  dismissRule(id, atMs) {
+    const text = str("id", id, 64);
+    return this.#core.dismissRule(text, at("atMs", atMs));
+  }
+
   metrics() {
     return JSON.parse(this.#core.metricsJson());
   }

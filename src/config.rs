@@ -89,6 +89,9 @@ pub struct Config {
     pub incident_window_turns: u32,
     /// Pushback turns within the window that make an incident.
     pub incident_min_hits: u32,
+    /// Consecutive turns failing on the same obstacle that halt the task
+    /// (`repeatedFailure`).
+    pub repeated_failure_turns: u32,
     /// A reworded retry of the last request within this many ms of its
     /// answer counts as an implicit correction (default two minutes). `None`
     /// turns implicit detection off.
@@ -133,6 +136,7 @@ impl Default for Config {
             markers: true,
             incident_window_turns: 6,
             incident_min_hits: 2,
+            repeated_failure_turns: 3,
             implicit_correction_window_ms: Some(DEFAULT_IMPLICIT_WINDOW_MS),
             pattern_threshold: 3,
             max_examples: 3,
@@ -295,6 +299,12 @@ impl Config {
             100,
         )?;
         check_int("incidentMinHits", self.incident_min_hits.into(), 1, 16)?;
+        check_int(
+            "repeatedFailureTurns",
+            self.repeated_failure_turns.into(),
+            2,
+            16,
+        )?;
         if let Some(w) = self.implicit_correction_window_ms {
             check_int("implicitCorrectionWindowMs", w, 0, MAX_SAFE_INT)?;
         }

@@ -51,8 +51,18 @@ pub enum BreakReason {
         delta: f64,
         mean_quality: f64,
     },
-    /// The user pushed back again and again on the same topic.
-    RepeatedFailure { topic: String, failure_count: u32 },
+    /// The same task keeps failing: the user pushed back again and again on
+    /// the topic (`evidenceTurns` empty), or the agent hit the same obstacle
+    /// on consecutive turns (`evidenceTurns` are those turns, `obstacle` its
+    /// words).
+    RepeatedFailure {
+        topic: String,
+        failure_count: u32,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        evidence_turns: Vec<u64>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        obstacle: Vec<String>,
+    },
     /// The agent is calling tools without making progress.
     ToolLoop {
         tool_name: String,
@@ -194,7 +204,15 @@ pub(crate) fn suggestion(reason: &BreakReason) -> String {
         BreakReason::QualityDecline { .. } => {
             "Answer quality keeps falling. Change approach: simplify the task, re-plan, or ask the user what they need.".into()
         }
-        BreakReason::RepeatedFailure { topic, failure_count } => format!(
+        BreakReason::RepeatedFailure {
+            failure_count,
+            obstacle,
+            ..
+        } if !obstacle.is_empty() => format!(
+            "The same obstacle ({}) stopped the task {failure_count} turns running. Stop retrying: tell the user what blocks it and what they can do.",
+            obstacle.join(" ")
+        ),
+        BreakReason::RepeatedFailure { topic, failure_count, .. } => format!(
             "The user has pushed back on \"{topic}\" {failure_count} times. Stop retrying: ask what they want, or hand over to a person."
         ),
         BreakReason::ToolLoop { tool_name, count, pattern } => format!(

@@ -10,6 +10,7 @@ use crate::config::{Config, ToolLoopRule};
 use crate::decision::{BreakReason, Decision, Verdict, nudge_suggestion, suggestion};
 use crate::detect::args::{ArgsInfo, inspect_json, inspect_value};
 use crate::detect::confidence::Shape;
+use crate::detect::corrections::rules::{Dismissal, LearnedRule};
 use crate::detect::corrections::{self, MAX_TEXT_CHARS, Record, Source};
 use crate::detect::drift;
 use crate::detect::incidents;
@@ -42,6 +43,9 @@ pub struct Regulator {
     scratch: Scratch,
     /// The stored topic keys by part (derived from `memory`, never persisted).
     topics: TopicIndex,
+    /// Standing rules learned from the records (derived on first use after
+    /// the records change, never persisted).
+    rules: std::cell::OnceCell<Vec<LearnedRule>>,
 }
 
 fn check_user_id(user_id: &str) -> Result<()> {
@@ -83,6 +87,7 @@ impl Regulator {
             session: Session::default(),
             scratch: Scratch::default(),
             topics: TopicIndex::default(),
+            rules: Default::default(),
         })
     }
 
@@ -107,6 +112,7 @@ impl Regulator {
         config.validate()?;
         let records: Vec<Record> = self.memory.corrections.records().cloned().collect();
         self.memory.corrections = corrections::Store::from_records(records, &config);
+        self.rules.take();
         let budget = &mut self.session.budget;
         while budget.quality.len() > config.quality_history as usize {
             budget.quality.pop_front();
@@ -222,6 +228,7 @@ impl Regulator {
                 push_bounded(&mut s.tool_text, text);
                 let first = !s.tools.reports_results;
                 let call = s.tools.record_result(name, ok, duration_ms, text, call_id);
+                s.failing.tool_result(ok, text, call.map(|c| c.key));
                 let step = call.map(|c| c.step);
                 if let Some(c) = call {
                     s.earlier_calls.remember(c, s.turns);
@@ -245,9 +252,26 @@ impl Regulator {
         self.topics = TopicIndex::of(m.topics.keys().map(String::as_str).chain(correction_topics));
     }
 
-    /// The topic of a request: the stored topic it is about, else the key
-    /// its own words make.
+    /// The topic of a request: the last answer's when it goes on with what
+    /// was just said (one of its own key stems is in the last request or
+    /// answer: "No, I don't want to be transferred" after "…a human agent
+    /// can transfer you"), else the stored topic it is about, else the key
+    /// its own words make. An unrelated question ("how do I join two SQL
+    /// tables?" after a CSS fix) starts its own.
     fn topic_of(&self, task: &KeywordBag) -> String {
+        let s = &self.session;
+        let own = topic_key(task);
+        let said = |stem: &str| {
+            s.task.contains_stem(stem)
+                || s.response
+                    .as_ref()
+                    .is_some_and(|r| r.keywords.contains_stem(stem))
+        };
+        if let Some(last) = s.last_response.as_ref().filter(|l| !l.topic.is_empty())
+            && (own.is_empty() || own.split('+').any(said))
+        {
+            return last.topic.clone();
+        }
         let m = &self.memory;
         let live = |k: &str| {
             m.topics
@@ -255,9 +279,7 @@ impl Regulator {
                 .map(|t| t.last_at_ms)
                 .or_else(|| (m.corrections.count(k) > 0).then_some(0))
         };
-        self.topics
-            .find(task, live)
-            .unwrap_or_else(|| topic_key(task))
+        self.topics.find(task, live).unwrap_or(own)
     }
 
     fn on_turn_start(&mut self, message: &str, at_ms: Option<u64>) {
@@ -269,6 +291,11 @@ impl Regulator {
         }
         self.session.incidents.start_turn();
         let pushback = self.config.markers && self.on_markers(message, at_ms);
+        self.on_insistence(&task, message, at_ms);
+        if pushback {
+            let last = self.session.turns;
+            self.session.failing.user_says_failed(last);
+        }
         // Pushing back on an answer continues its task: keep that topic rather
         // than one made of the complaint's own words.
         let inherited = self
@@ -307,6 +334,40 @@ impl Regulator {
             self.reindex_topics();
         }
         self.session.topic = topic;
+    }
+
+    /// A message that names again what earlier answers left out corrects the
+    /// last answer, and the first such message corrected its own.
+    fn on_insistence(&mut self, task: &KeywordBag, message: &str, at_ms: Option<u64>) {
+        let s = &mut self.session;
+        let (Some(r), Some(l)) = (&s.response, &s.last_response) else {
+            return;
+        };
+        // Details given because the answer asked for them, or arguing with a
+        // refusal, are no correction of the answer.
+        if r.shape.questions > 0 || r.refused {
+            return;
+        }
+        let turn = s.turns.saturating_add(1);
+        let Some(found) = s
+            .insistence
+            .read(task, message, &r.keywords, &l.topic, turn)
+        else {
+            return;
+        };
+        self.file_implicit(message, at_ms);
+        // The earlier message, unless it was filed already (as a retry).
+        if let Some((text, topic)) = found.earlier {
+            let text = clean_text(&text);
+            let filed = self
+                .memory
+                .corrections
+                .records()
+                .any(|r| r.topic == topic && r.text == text);
+            if !filed {
+                self.add_record(&topic, &text, Source::Implicit, at_ms);
+            }
+        }
     }
 
     /// Files `message` as the implicit correction of the last response (once).
@@ -410,6 +471,7 @@ impl Regulator {
     fn on_turn_complete(&mut self, response: &str, at_ms: Option<u64>) {
         let keywords = KeywordBag::from_text_with(response, &mut self.scratch);
         let s = &mut self.session;
+        s.failing.turn_complete(s.turns, &s.topic, response);
         let tools_bag = KeywordBag::from_text(&s.tool_text);
         let mut anchors: Vec<&KeywordBag> = vec![&s.task];
         anchors.extend(s.context.iter());
@@ -427,6 +489,7 @@ impl Regulator {
             keywords,
             shape: Shape::of(response),
             requested: markers::asks_for_output(response),
+            refused: crate::detect::insist::refuses(response),
             graded: false,
         });
         s.last_response = Some(LastResponse {
@@ -470,6 +533,7 @@ impl Regulator {
         if let Some(id) = last.implicit_id.take().filter(|_| !was_explicit)
             && self.memory.corrections.upgrade(id, clean_text(message))
         {
+            self.rules.take();
             return;
         }
         self.add_record(&topic, message, Source::Explicit, at_ms);
@@ -501,6 +565,7 @@ impl Regulator {
             text,
         };
         self.memory.corrections.add(record, &self.config);
+        self.rules.take();
         Some(id)
     }
 
@@ -531,12 +596,24 @@ impl Regulator {
         });
         let incident = s.incidents.current.as_ref();
         // A second incident on one topic is no longer advice: stop retrying.
+        let stuck = s
+            .failing
+            .repeated(cfg.repeated_failure_turns as usize)
+            .map(|turns| BreakReason::RepeatedFailure {
+                topic: s.failing.topic.clone(),
+                failure_count: turns.len() as u32,
+                evidence_turns: turns.to_vec(),
+                obstacle: s.failing.obstacle.clone(),
+            });
         let repeated = incident
             .filter(|i| i.count >= 2)
             .map(|i| BreakReason::RepeatedFailure {
                 topic: i.topic.clone(),
                 failure_count: i.count,
-            });
+                evidence_turns: Vec::new(),
+                obstacle: Vec::new(),
+            })
+            .or(stuck);
         let breaks = [
             s.budget.cost_break(cfg),
             s.budget.decline_break(cfg),
@@ -611,12 +688,40 @@ impl Regulator {
             .memory
             .corrections
             .pattern(&self.session.topic, &self.config);
-        corrections::prelude(pattern.as_ref(), self.memory.preferences.texts())
+        let rules: Vec<&LearnedRule> = self.learned_rules().collect();
+        corrections::prelude(pattern.as_ref(), self.memory.preferences.texts(), &rules)
     }
 
     /// Standing preferences, oldest first.
     pub fn preferences(&self) -> impl Iterator<Item = &str> {
         self.memory.preferences.texts()
+    }
+
+    /// Standing rules learned from corrections of one thing across
+    /// different requests, most backed first; injected on every request
+    /// until dismissed.
+    pub fn learned_rules(&self) -> impl Iterator<Item = &LearnedRule> {
+        self.rules
+            .get_or_init(|| {
+                let records: Vec<&Record> = self.memory.corrections.records().collect();
+                corrections::rules::learn(
+                    &records,
+                    self.config.pattern_threshold as usize,
+                    self.config.max_examples as usize,
+                    &self.memory.dismissed.ids(),
+                )
+            })
+            .iter()
+    }
+
+    /// Stops injecting the learned rule `id` (from `learned_rules`), now and
+    /// when the same word is corrected again; returns whether it was shown.
+    pub fn dismiss_rule(&mut self, id: u64, at_ms: Option<u64>) -> bool {
+        let shown = self.learned_rules().any(|r| r.id == id);
+        let at_ms = at_ms.or(self.session.last_at_ms).unwrap_or(0);
+        self.memory.dismissed.add(Dismissal { at_ms, id });
+        self.rules.take();
+        shown
     }
 
     /// `prompt` with the corrections prelude in front, or unchanged.
@@ -741,6 +846,7 @@ impl Regulator {
             session: snap.session,
             scratch: Scratch::default(),
             topics: TopicIndex::default(),
+            rules: Default::default(),
         };
         r.reindex_topics();
         r.refresh_tool_finding(false);
@@ -766,6 +872,7 @@ impl Regulator {
         }
         self.memory = self.memory.merge(&other.memory, &self.config);
         self.reindex_topics();
+        self.rules.take();
         Ok(())
     }
 

@@ -5,6 +5,7 @@
 //! quality, the current turn), so a Worker can export after one request and
 //! import before the next and regulate as if it had never stopped.
 
+use crate::detect::corrections::rules::{Dismissed, MAX_DISMISSED};
 use std::collections::{BTreeMap, VecDeque};
 
 use std::fmt;
@@ -84,6 +85,21 @@ pub struct Memory {
     /// Standing preferences, user-wide.
     #[serde(default)]
     pub preferences: Preferences,
+    /// Learned rules the app dismissed.
+    #[serde(default, skip_serializing_if = "is_empty_dismissed")]
+    pub dismissed: Dismissed,
+}
+
+fn is_quiet_failing(f: &crate::detect::failing::Failing) -> bool {
+    *f == crate::detect::failing::Failing::default()
+}
+
+fn is_empty_insistence(i: &crate::detect::insist::Insistence) -> bool {
+    i.0.is_empty()
+}
+
+fn is_empty_dismissed(d: &Dismissed) -> bool {
+    d.0.is_empty()
 }
 
 impl Memory {
@@ -106,6 +122,7 @@ impl Memory {
             corrections: self.corrections.merge(&other.corrections, cfg),
             topics,
             preferences: self.preferences.merge(&other.preferences),
+            dismissed: self.dismissed.merge(&other.dismissed),
         }
     }
 
@@ -123,6 +140,12 @@ impl Memory {
     fn validate(&self, cfg: &Config) -> Result<()> {
         self.corrections.validate(cfg)?;
         self.preferences.validate()?;
+        if !self.dismissed.is_valid() {
+            return Err(Error::range_error(
+                "memory.dismissed",
+                format!("must hold at most {MAX_DISMISSED} distinct ids, oldest first"),
+            ));
+        }
         if self.topics.len() > MAX_TOPICS {
             return Err(Error::range_error(
                 "memory.topics",
@@ -177,6 +200,9 @@ pub struct Response {
     /// It asked the user for output: a pasted error answers it.
     #[serde(default)]
     pub requested: bool,
+    /// It refused or declined something.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
     /// Quality feedback already counted for this response.
     pub graded: bool,
 }
@@ -215,6 +241,12 @@ pub struct Session {
     /// Pushback turns and incidents of this session.
     #[serde(default)]
     pub incidents: Incidents,
+    /// The agent's current streak of turns failing on one obstacle.
+    #[serde(default, skip_serializing_if = "is_quiet_failing")]
+    pub failing: crate::detect::failing::Failing,
+    /// Words the user raised again after answers that left them out.
+    #[serde(default, skip_serializing_if = "is_empty_insistence")]
+    pub insistence: crate::detect::insist::Insistence,
     /// What the current request rules out, its language and named tech.
     #[serde(default)]
     pub facts: TaskFacts,
@@ -294,6 +326,12 @@ impl Session {
             && (!(0.0..=1.0).contains(&d.score) || d.tokens.len() > 64)
         {
             return bad("drift", "is out of range");
+        }
+        if !self.failing.is_bounded() {
+            return bad("failing", "is over its bounds");
+        }
+        if !self.insistence.is_bounded() {
+            return bad("insistence", "is over its bounds");
         }
         if !self.incidents.is_bounded() {
             return bad("incidents", "holds more than the caps");

@@ -298,6 +298,18 @@ impl RegulatorCore {
         serde_json::to_string(&texts).unwrap_or_default()
     }
 
+    #[wasm_bindgen(js_name = learnedRulesJson)]
+    pub fn learned_rules_json(&self) -> String {
+        let rules: Vec<_> = self.inner.learned_rules().collect();
+        serde_json::to_string(&rules).unwrap_or_default()
+    }
+
+    #[wasm_bindgen(js_name = dismissRule)]
+    pub fn dismiss_rule(&mut self, id: &str, at_ms: f64) -> JsResult<bool> {
+        let id = crate::detect::corrections::rules::parse_id(id).map_err(js_err)?;
+        Ok(self.inner.dismiss_rule(id, Some(at_ms as u64)))
+    }
+
     #[wasm_bindgen(js_name = correctionsJson)]
     pub fn corrections_json(&self) -> String {
         let records: Vec<_> = self.inner.corrections().collect();

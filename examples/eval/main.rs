@@ -10,6 +10,7 @@ mod baseline;
 mod drift;
 mod markers;
 mod metrics;
+mod sessions;
 mod tools;
 
 use std::path::Path;
@@ -156,6 +157,17 @@ fn main() {
                 "second real-style blind message set",
                 |c| markers::evaluate("Markers, second real-style blind set", c),
             ),
+        ),
+        (
+            "sessions.jsonl",
+            load::<sessions::Case>("sessions.jsonl")
+                .map(|c| sessions::evaluate("Whole sessions, development set", &c)),
+        ),
+        (
+            "sessions-blind.jsonl",
+            blind_with::<sessions::Case>("sessions-blind.jsonl", "blind session set", |c| {
+                sessions::evaluate("Whole sessions, blind set", c)
+            }),
         ),
     ] {
         match section {

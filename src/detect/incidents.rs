@@ -1,6 +1,8 @@
 //! "The user is repeatedly unhappy": pushback markers on two or more user
-//! turns within a window (six by default) make an incident; a second incident
-//! on the same topic escalates to the `repeatedFailure` circuit break.
+//! turns within a window (six by default), on one topic, make an incident; a
+//! second incident on the same topic escalates to the `repeatedFailure`
+//! circuit break. Pushback on the CSS fix and then once on an unrelated SQL
+//! answer is not an incident: each waits for its own topic to come back.
 //! Greedy clustering as in spool: hits that made an incident are consumed.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -37,6 +39,14 @@ fn distinct(markers: impl IntoIterator<Item = String>) -> Vec<String> {
 pub struct PendingHit {
     pub turn: u64,
     pub markers: Vec<String>,
+    /// The topic pushed back on (empty: none, pairs with any).
+    #[serde(default)]
+    pub topic: String,
+}
+
+/// Whether pushback on topics `a` and `b` is about one thing.
+fn same_topic(a: &str, b: &str) -> bool {
+    a.is_empty() || b.is_empty() || a == b
 }
 
 /// The incident raised at the current turn.
@@ -81,14 +91,18 @@ impl Incidents {
         self.pending.push_back(PendingHit {
             turn,
             markers: distinct(markers),
+            topic: crate::text::truncate_chars(topic, 128),
         });
         while self.pending.len() > MAX_PENDING {
             self.pending.pop_front();
         }
-        if self.pending.len() < min_hits {
+        let on_topic = |h: &PendingHit| same_topic(&h.topic, topic);
+        if self.pending.iter().filter(|h| on_topic(h)).count() < min_hits {
             return;
         }
-        let hits: Vec<PendingHit> = self.pending.drain(..).collect();
+        let (hits, rest): (Vec<PendingHit>, Vec<PendingHit>) =
+            self.pending.drain(..).partition(|h| on_topic(h));
+        self.pending = rest.into();
         let count = if topic.is_empty() {
             1
         } else {
@@ -121,6 +135,7 @@ impl Incidents {
                 && i.summary.chars().count() <= SUMMARY_CHARS + 1
         });
         self.pending.len() <= MAX_PENDING
+            && self.pending.iter().all(|h| h.topic.len() <= 4 * 129)
             && self.by_topic.len() <= MAX_TOPICS
             && self.pending.iter().all(|h| markers_ok(&h.markers))
             && current_ok
@@ -191,6 +206,7 @@ mod tests {
         i.pending.push_back(PendingHit {
             turn: 3,
             markers: many,
+            topic: "t".into(),
         });
         assert!(!i.is_bounded());
     }
@@ -200,6 +216,18 @@ mod tests {
         let mut i = Incidents::default();
         assert_eq!(hit(&mut i, 1, "t"), None);
         assert_eq!(hit(&mut i, 8, "t"), None);
-        assert_eq!(hit(&mut i, 12, "u"), Some(1));
+        assert_eq!(hit(&mut i, 12, "t"), Some(1));
+    }
+
+    #[test]
+    fn pushback_pairs_only_on_one_topic() {
+        let mut i = Incidents::default();
+        assert_eq!(hit(&mut i, 1, "css+fix"), None);
+        assert_eq!(hit(&mut i, 2, "query+sql"), None, "another topic");
+        // Back on the CSS fix: the first hit still waits there.
+        assert_eq!(hit(&mut i, 3, "css+fix"), Some(1));
+        assert_eq!(i.current.as_ref().unwrap().evidence_turns, [1, 3]);
+        assert_eq!(i.pending.len(), 1, "the SQL hit stays");
+        assert_eq!(hit(&mut i, 4, "query+sql"), Some(1));
     }
 }

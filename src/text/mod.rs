@@ -8,13 +8,13 @@ pub mod stem_light;
 mod stopwords;
 pub(crate) mod table;
 mod tokenize;
-mod topic;
+pub(crate) mod topic;
 
 pub use keywords::{KeywordBag, MAX_KEYWORD_BYTES, MAX_KEYWORDS, Scratch};
 pub use redact::redact_secrets;
 pub use stopwords::{is_stop_word, is_tech_term};
 pub use tokenize::{Token, TokenKind, for_each_token, is_cjk};
-pub use topic::{TopicIndex, topic_key};
+pub use topic::{TopicIndex, salient, topic_key};
 
 /// Truncates to at most `max_chars` characters, marking the cut with `…`.
 pub fn truncate_chars(text: &str, max_chars: usize) -> String {

@@ -17,7 +17,7 @@ use crate::hash::FastBuild;
 const KEY_PARTS: usize = 2;
 
 /// Stems that say what to do or where, not what about.
-const NOT_TOPICS: &[&str] = &[
+pub(crate) const NOT_TOPICS: &[&str] = &[
     "add",
     "appli",
     "ask",
@@ -83,7 +83,7 @@ pub fn topic_key(task: &KeywordBag) -> String {
 }
 
 /// The `n` most salient topic stems of a bag, most salient first.
-fn salient(task: &KeywordBag, n: usize) -> Vec<&str> {
+pub fn salient(task: &KeywordBag, n: usize) -> Vec<&str> {
     let mut cands: Vec<(&str, u32)> = task
         .iter()
         .filter(|(stem, _, _)| stem.chars().count() >= 3 || stem.chars().all(super::is_cjk))

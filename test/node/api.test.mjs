@@ -167,3 +167,31 @@ test("a freed regulator says so", () => {
   assert.throws(() => r.decide(), /this Regulator was freed/);
   assert.throws(() => r.turnStart("x"), /this Regulator was freed/);
 });
+
+test("a thing corrected under three requests becomes a learned rule the app can dismiss", () => {
+  const r = new Regulator({ userId: "ana" });
+  let t = 0;
+  const turn = (msg, reply) => {
+    r.turnStart(msg, (t += 20_000));
+    r.turnComplete(reply, (t += 5_000));
+  };
+  turn("add zod to the project", "Installed zod with npm install zod.");
+  turn("we use pnpm here, not npm. redo it", "Done: ran pnpm add zod.");
+  turn("now add vitest", "Installed vitest with npm install -D vitest.");
+  turn("pnpm again please, not npm", "Reinstalled vitest with pnpm add -D vitest.");
+  turn("write a test for slugify and run it", "Added slugify.test.ts; npx vitest run passes.");
+  turn("it's pnpm exec vitest in this repo, not npx", "Ran pnpm exec vitest: 1 passed.");
+  const rules = r.learnedRules();
+  assert.equal(rules.length, 1, JSON.stringify(rules));
+  assert.equal(rules[0].about[0], "pnpm");
+  assert.ok(rules[0].topics >= 2 && rules[0].count >= 3);
+  assert.match(r.injectCorrections("Add eslint"), /keeps correcting[\s\S]*pnpm/);
+  // The rule survives a reload and, once dismissed, stays dismissed.
+  const again = Regulator.import(r.export());
+  assert.deepEqual(again.learnedRules(), rules);
+  assert.equal(again.dismissRule(rules[0].id), true);
+  assert.deepEqual(again.learnedRules(), []);
+  assert.doesNotMatch(again.injectCorrections("Add eslint"), /pnpm/);
+  assert.deepEqual(Regulator.import(again.export()).learnedRules(), []);
+  assert.throws(() => again.dismissRule("pnpm"), (e) => e instanceof TypeError && /id/.test(e.message));
+});

@@ -1,7 +1,7 @@
 // Type test: compiles only if the public types are exact. Each line marked
 // as an expected error must fail to compile (tsc reports an unused marker).
 import { Regulator } from "reins";
-import type { BreakReason, Concern, Decision, LoopPattern, ReinsEvent, Snapshot } from "reins";
+import type { BreakReason, Concern, Decision, LearnedRule, LoopPattern, ReinsEvent, Snapshot } from "reins";
 
 const r = new Regulator({ userId: "alice", costCapTokens: 2000, tokenCapBasis: "total", costCapUsd: null });
 new Regulator({ userId: "a", toolLoopRule: "consecutiveSameTool", toolLoopExempt: ["think"], toolLoopThresholds: { poll: 10 } });
@@ -83,6 +83,12 @@ const prompt: string = again.injectCorrections("next");
 const prelude: string | null = again.correctionsPrelude();
 const prefs: string[] = again.preferences();
 prefs;
+const rules: LearnedRule[] = again.learnedRules();
+const dismissed: boolean = again.dismissRule(rules[0]?.id ?? "0000000000000000", 1_732_000_000_000);
+dismissed;
+// @ts-expect-error: a rule's id is a string
+again.dismissRule(42);
+new Regulator({ userId: "a", repeatedFailureTurns: 4 });
 prompt + prelude;
 {
   using scoped = new Regulator({ userId: "bob" });

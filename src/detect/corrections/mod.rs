@@ -14,6 +14,8 @@ use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, V
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+pub mod rules;
+
 use crate::config::Config;
 use crate::decision::CorrectionPattern;
 use crate::error::{Error, Result};
@@ -418,6 +420,7 @@ impl<'de> DeserializeSeed<'de> for HexSeed {
 pub fn prelude<'a>(
     pattern: Option<&CorrectionPattern>,
     preferences: impl IntoIterator<Item = &'a str>,
+    rules: &[&rules::LearnedRule],
 ) -> Option<String> {
     let mut out = String::new();
     let mut prefs = preferences.into_iter().peekable();
@@ -426,6 +429,19 @@ pub fn prelude<'a>(
         for p in prefs {
             out.push_str("\n- ");
             out.push_str(&p.replace('\n', "\n  "));
+        }
+    }
+    if !rules.is_empty() {
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str("The user keeps correcting these across requests (most recent first):");
+        for r in rules {
+            out.push_str(&format!("\n- {}:", r.about.join(", ")));
+            for ex in &r.examples {
+                out.push_str("\n  - ");
+                out.push_str(&ex.replace('\n', "\n    "));
+            }
         }
     }
     if let Some(p) = pattern {
@@ -530,7 +546,7 @@ mod tests {
 
     #[test]
     fn prelude_and_inject_format() {
-        assert_eq!(prelude(None, []), None);
+        assert_eq!(prelude(None, [], &[]), None);
         assert_eq!(inject(None, "hi"), "hi");
         let p = CorrectionPattern {
             topic: "t".into(),
@@ -542,7 +558,7 @@ mod tests {
                 "".into(),
             ],
         };
-        let pre = prelude(Some(&p), []).unwrap();
+        let pre = prelude(Some(&p), [], &[]).unwrap();
         assert_eq!(
             pre,
             "The user has corrected earlier answers on this topic (most recent first):\n- fourth: multi\n  line\n- no more logs\n- "
@@ -551,12 +567,12 @@ mod tests {
             inject(Some(pre.clone()), "do it"),
             format!("{pre}\n\nCurrent request: do it")
         );
-        let both = prelude(Some(&p), ["From now on, use tabs."]).unwrap();
+        let both = prelude(Some(&p), ["From now on, use tabs."], &[]).unwrap();
         assert!(both.starts_with(
             "The user's standing preferences:\n- From now on, use tabs.\n\nThe user has corrected"
         ));
         assert_eq!(
-            prelude(None, ["Always answer in Spanish."]).unwrap(),
+            prelude(None, ["Always answer in Spanish."], &[]).unwrap(),
             "The user's standing preferences:\n- Always answer in Spanish."
         );
     }

@@ -1,0 +1,438 @@
+//! Standing rules learned from corrections: the same thing corrected under
+//! different requests ("we use pnpm here, not npm" while adding zod, again
+//! while adding vitest, again at `npx vitest`; "请用中文回答" after three
+//! different Kubernetes questions).
+//!
+//! Derived from the stored records on demand, never stored: a rule is a word
+//! (stem) that `pattern_threshold` or more correction texts share, on at
+//! least two topics. Greedy and deterministic: the word shared by the most
+//! records (then the most topics, then in stem order) takes its records
+//! first, so a record backs one rule at most. Export, import and merge stay
+//! exactly what they were; what a merge adds, the rules see.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::OnceLock;
+
+use serde::Serialize;
+
+use super::Record;
+use crate::hash::{FastBuild, hash_bytes};
+use crate::text::{KeywordBag, is_cjk};
+
+/// Bytes of a correction read for its words: a correction says what it
+/// corrects early.
+const READ_BYTES: usize = 300;
+/// Words kept per record.
+const MAX_WORDS: usize = 12;
+/// Rules kept, most backed first.
+pub const MAX_RULES: usize = 16;
+
+/// Rules the app dismissed: ids, newest kept. A set, so merging two copies
+/// is their union (then the newest `MAX_DISMISSED` by id order of time).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Dismissed(pub Vec<Dismissal>);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Dismissal {
+    pub at_ms: u64,
+    #[serde(with = "crate::hash::hex")]
+    pub id: u64,
+}
+
+/// Dismissals kept.
+pub const MAX_DISMISSED: usize = 64;
+
+impl Dismissed {
+    pub fn ids(&self) -> BTreeSet<u64> {
+        self.0.iter().map(|d| d.id).collect()
+    }
+
+    /// Adds a dismissal (once per id, the newest time kept), newest kept.
+    pub fn add(&mut self, d: Dismissal) {
+        self.0.push(d);
+        self.normalize();
+    }
+
+    /// Union, then the newest `MAX_DISMISSED`: commutative, associative,
+    /// idempotent (each id keeps its maximum, and the cut is by a total order).
+    pub fn merge(&self, other: &Dismissed) -> Dismissed {
+        let mut out = Dismissed(self.0.iter().chain(&other.0).copied().collect());
+        out.normalize();
+        out
+    }
+
+    fn normalize(&mut self) {
+        let mut by_id: BTreeMap<u64, Dismissal> = BTreeMap::new();
+        for d in &self.0 {
+            let keep = by_id.get(&d.id).is_none_or(|cur| d > cur);
+            if keep {
+                by_id.insert(d.id, *d);
+            }
+        }
+        let mut all: Vec<Dismissal> = by_id.into_values().collect();
+        crate::sort::sort_by(&mut all, |a, b| a.cmp(b));
+        let cut = all.len().saturating_sub(MAX_DISMISSED);
+        all.drain(..cut);
+        self.0 = all;
+    }
+
+    pub fn is_valid(&self) -> bool {
+        let mut copy = self.clone();
+        copy.normalize();
+        copy == *self
+    }
+}
+
+/// A standing rule of this user, learned from corrections across requests.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LearnedRule {
+    /// Stable for the word, so a dismissal outlives new corrections.
+    #[serde(with = "crate::hash::hex")]
+    pub id: u64,
+    /// The word the corrections share, as the user wrote it, then the others
+    /// every one of them holds.
+    pub about: Vec<String>,
+    /// Correction records behind it.
+    pub count: u32,
+    /// Distinct topics (requests) they corrected.
+    pub topics: u32,
+    /// The newest corrections, newest first.
+    pub examples: Vec<String>,
+}
+
+/// Words a correction uses whatever it corrects ("wrong", "again",
+/// "instead", "please"); stemmed as the bags stem them.
+const GENERIC: &[&str] = &[
+    "wrong",
+    "right",
+    "correct",
+    "again",
+    "instead",
+    "actually",
+    "still",
+    "work",
+    "works",
+    "broken",
+    "error",
+    "please",
+    "answer",
+    "said",
+    "told",
+    "want",
+    "like",
+    "just",
+    "really",
+    "already",
+    "time",
+    "times",
+    "thing",
+    "need",
+    "said",
+    "asked",
+    "tell",
+    "told",
+    "stop",
+    "keep",
+    "always",
+    "never",
+    "mean",
+    "meant",
+    "sorry",
+    "thanks",
+    "redo",
+    "retry",
+    "try",
+    "again",
+    "use",
+    "using",
+    "used",
+    "one",
+    "way",
+    "here",
+    "there",
+    "that",
+    "this",
+    "not",
+    "no",
+    "yes",
+    "ok",
+    "okay",
+    "do",
+    "did",
+    "done",
+    "make",
+    "made",
+    "get",
+    "got",
+    "give",
+    "write",
+    "change",
+    "fix",
+    "add",
+    "put",
+    "show",
+    "let",
+    "look",
+    "see",
+    "think",
+    "know",
+    "good",
+    "bad",
+    "better",
+    "same",
+    "other",
+    "another",
+    "different",
+    "new",
+    "old",
+    "falsch",
+    "nochmal",
+    "bitte",
+    "wieder",
+    "otra",
+    "vez",
+    "mal",
+    "encore",
+    "faux",
+    "errado",
+    "другой",
+    "снова",
+    "опять",
+    "неправильно",
+];
+
+/// The stems of `GENERIC`, as the bags make them.
+pub(crate) fn generic() -> &'static HashSet<String, FastBuild> {
+    static SET: OnceLock<HashSet<String, FastBuild>> = OnceLock::new();
+    SET.get_or_init(|| {
+        GENERIC
+            .iter()
+            .flat_map(|w| {
+                KeywordBag::from_text(w)
+                    .iter()
+                    .map(|(s, _, _)| s.to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    })
+}
+
+/// The words of a correction that may name what it corrects: stems of at
+/// least three letters (or a CJK pair), not generic, with their first
+/// surface form.
+fn words(text: &str) -> Vec<(String, String)> {
+    let head = &text[..text.floor_char_boundary(READ_BYTES.min(text.len()))];
+    let bag = KeywordBag::from_text(head);
+    let generic = generic();
+    bag.iter()
+        .filter(|(s, _, _)| s.chars().count() >= 3 || s.chars().all(is_cjk))
+        .filter(|(s, _, _)| !generic.contains(*s))
+        .take(MAX_WORDS)
+        .map(|(s, surface, _)| (s.to_string(), surface.to_lowercase()))
+        .collect()
+}
+
+/// The rules `records` make at `threshold`, without the `dismissed` ones.
+pub fn learn(
+    records: &[&Record],
+    threshold: usize,
+    max_examples: usize,
+    dismissed: &BTreeSet<u64>,
+) -> Vec<LearnedRule> {
+    let threshold = threshold.max(2);
+    let words: Vec<Vec<(String, String)>> = records.iter().map(|r| words(&r.text)).collect();
+    crate::work::add(words.len());
+    // Word → the records holding it (indices, ascending).
+    let mut holders: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, ws) in words.iter().enumerate() {
+        for (stem, _) in ws {
+            let list = holders.entry(stem.as_str()).or_default();
+            if list.last() != Some(&i) {
+                list.push(i);
+            }
+        }
+    }
+    // Only a word enough records hold can make a rule.
+    holders.retain(|_, idx| idx.len() >= threshold);
+    let topics_of = |idx: &[usize]| -> usize {
+        idx.iter()
+            .map(|&i| records[i].topic.as_str())
+            .collect::<BTreeSet<_>>()
+            .len()
+    };
+    let mut used = vec![false; records.len()];
+    let mut rules = Vec::new();
+    loop {
+        // The best word among the records still free.
+        let best = holders
+            .iter()
+            .map(|(w, idx)| {
+                let free: Vec<usize> = idx.iter().copied().filter(|&i| !used[i]).collect();
+                let topics = topics_of(&free);
+                (free.len(), topics, *w, free)
+            })
+            .filter(|(n, topics, w, _)| {
+                *n >= threshold && *topics >= 2 && !dismissed.contains(&rule_id(w))
+            })
+            .max_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| b.2.cmp(a.2)));
+        let Some((n, topics, word, free)) = best else {
+            break;
+        };
+        for &i in &free {
+            used[i] = true;
+        }
+        rules.push(rule(word, &free, &words, records, n, topics, max_examples));
+        if rules.len() == MAX_RULES {
+            break;
+        }
+    }
+    rules
+}
+
+/// A rule id as `learnedRules()` gives it: 16 hex digits.
+pub fn parse_id(id: &str) -> crate::error::Result<u64> {
+    let valid = id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit());
+    valid
+        .then(|| u64::from_str_radix(id, 16).ok())
+        .flatten()
+        .ok_or_else(|| {
+            crate::error::Error::type_error(
+                "id",
+                format!(
+                    "must be a learned rule's id (16 hex digits), got {:?}",
+                    crate::text::truncate_chars(id, 40)
+                ),
+            )
+        })
+}
+
+/// The id of the rule about stem `word`.
+pub fn rule_id(word: &str) -> u64 {
+    hash_bytes(0x7275_6c65, word.as_bytes())
+}
+
+fn rule(
+    word: &str,
+    free: &[usize],
+    words: &[Vec<(String, String)>],
+    records: &[&Record],
+    n: usize,
+    topics: usize,
+    max_examples: usize,
+) -> LearnedRule {
+    // The word first, as written, then the others all its records hold.
+    let surface = |i: usize, stem: &str| {
+        words[i]
+            .iter()
+            .find(|(s, _)| s == stem)
+            .map(|(_, f)| f.clone())
+    };
+    let mut about: Vec<String> = free
+        .first()
+        .and_then(|&i| surface(i, word))
+        .into_iter()
+        .collect();
+    if let Some(&first) = free.first() {
+        for (stem, form) in &words[first] {
+            let everywhere = free
+                .iter()
+                .all(|&i| words[i].iter().any(|(s, _)| s == stem));
+            if stem != word && everywhere && about.len() < 3 {
+                about.push(form.clone());
+            }
+        }
+    }
+    let mut newest: Vec<&Record> = free.iter().map(|&i| records[i]).collect();
+    crate::sort::sort_by(&mut newest, |a, b| b.age_cmp(a));
+    LearnedRule {
+        id: rule_id(word),
+        about,
+        count: n as u32,
+        topics: topics as u32,
+        examples: newest
+            .iter()
+            .take(max_examples)
+            .map(|r| r.text.clone())
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::corrections::Source;
+
+    fn rec(i: u64, topic: &str, text: &str) -> Record {
+        Record {
+            id: i,
+            topic: topic.into(),
+            at_ms: i * 1000,
+            seq: i,
+            source: Source::Implicit,
+            text: text.into(),
+        }
+    }
+
+    fn learned(records: &[Record]) -> Vec<LearnedRule> {
+        let refs: Vec<&Record> = records.iter().collect();
+        learn(&refs, 3, 3, &BTreeSet::new())
+    }
+
+    #[test]
+    fn the_same_thing_corrected_under_three_requests_is_a_rule() {
+        let records = [
+            rec(1, "zod", "we use pnpm here, not npm. redo it"),
+            rec(2, "vitest", "pnpm please, not npm"),
+            rec(
+                3,
+                "test+vitest",
+                "again: it's pnpm, so `pnpm exec vitest`, not npx",
+            ),
+        ];
+        let rules = learned(&records);
+        assert_eq!(rules.len(), 1, "{rules:?}");
+        assert_eq!(rules[0].about[0], "pnpm");
+        assert_eq!((rules[0].count, rules[0].topics), (3, 3));
+        assert_eq!(rules[0].examples[0], records[2].text, "newest first");
+
+        let zh = [
+            rec(1, "deploy+kubernet", "请用中文回答"),
+            rec(2, "pod+restart", "用中文回答我"),
+            rec(3, "ingress", "中文！请用中文"),
+        ];
+        assert_eq!(learned(&zh).len(), 1);
+    }
+
+    #[test]
+    fn unrelated_one_offs_and_one_topic_make_no_rule() {
+        let one_offs = [
+            rec(1, "a", "the invoice total should include tax"),
+            rec(2, "b", "no, the meeting is on Tuesday"),
+            rec(3, "c", "wrong again, use the staging database"),
+        ];
+        assert!(learned(&one_offs).is_empty());
+        // Three on one request is that topic's pattern, not a standing rule.
+        let one_topic = [
+            rec(1, "t", "use pnpm"),
+            rec(2, "t", "pnpm!"),
+            rec(3, "t", "i said pnpm"),
+        ];
+        assert!(learned(&one_topic).is_empty());
+    }
+
+    #[test]
+    fn a_dismissed_rule_stays_dismissed() {
+        let records = [
+            rec(1, "zod", "we use pnpm, not npm"),
+            rec(2, "vitest", "pnpm please"),
+            rec(3, "eslint", "pnpm again"),
+        ];
+        let refs: Vec<&Record> = records.iter().collect();
+        let id = learned(&records)[0].id;
+        let dismissed = BTreeSet::from([id]);
+        assert!(learn(&refs, 3, 3, &dismissed).is_empty());
+    }
+}
