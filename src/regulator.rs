@@ -470,8 +470,9 @@ impl Regulator {
 
     fn on_turn_complete(&mut self, response: &str, at_ms: Option<u64>) {
         let keywords = KeywordBag::from_text_with(response, &mut self.scratch);
+        let read = crate::detect::failing::read_reply(response);
         let s = &mut self.session;
-        s.failing.turn_complete(s.turns, &s.topic, response);
+        s.failing.turn_complete(s.turns, &s.topic, read.failure);
         let tools_bag = KeywordBag::from_text(&s.tool_text);
         let mut anchors: Vec<&KeywordBag> = vec![&s.task];
         anchors.extend(s.context.iter());
@@ -489,7 +490,7 @@ impl Regulator {
             keywords,
             shape: Shape::of(response),
             requested: markers::asks_for_output(response),
-            refused: crate::detect::insist::refuses(response),
+            refused: read.refused,
             graded: false,
         });
         s.last_response = Some(LastResponse {

@@ -8,7 +8,12 @@
 //! movement and starts the count again; a turn without failure ends it,
 //! unless the user's next message pushes back ("try again", "still broken").
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
+
+use crate::hash::FastBuild;
 
 use crate::text::{KeywordBag, truncate_chars};
 
@@ -19,28 +24,24 @@ const MAX_WORDS: usize = 12;
 /// Characters of a failing tool result kept until the turn ends.
 const ERROR_CHARS: usize = 300;
 /// Bytes of a reply searched for a failure report.
-const REPLY_BYTES: usize = 1200;
+const REPLY_BYTES: usize = 600;
 
-/// Words that report a failure in a reply, as lowercase substrings. Plain
-/// refusals ("I'm unable to add insurance after booking") are not failures.
+/// Words that report a failure in a reply. Plain refusals ("I'm unable to
+/// add insurance after booking") are not failures.
 const FAILED: &[&str] = &[
     "failed",
     "fails",
     "failing",
     "failure",
     "error",
+    "errors",
     "denied",
-    "timed out",
     "timeout",
     "locked",
     "refused",
     "exception",
-    "not found",
-    "no such file",
-    "exit code",
     "forbidden",
     "unauthorized",
-    "not permitted",
     "falló",
     "fallo",
     "fehlgeschlagen",
@@ -48,16 +49,193 @@ const FAILED: &[&str] = &[
     "échec",
     "échoué",
     "erreur",
+    "erreurs",
     "falhou",
-    "erro ",
-    "не удалось",
-    "ошибк",
-    "失败",
-    "错误",
-    "报错",
-    "失敗",
-    "エラー",
+    "erro",
+    "erros",
+    "ошибка",
+    "ошибки",
+    "ошибку",
+    "ошибкой",
 ];
+/// Two-word failure reports: "timed out", "not found".
+const FAILED_PAIRS: &[(&str, &str)] = &[
+    ("timed", "out"),
+    ("not", "found"),
+    ("no", "such"),
+    ("exit", "code"),
+    ("not", "permitted"),
+    ("не", "удалось"),
+];
+/// Chinese and Japanese failure words, found anywhere.
+const FAILED_CJK: &[&str] = &["失败", "错误", "报错", "失敗", "エラー"];
+
+/// Words of a refusal ("Unfortunately, I cannot cancel it without the
+/// reservation ID"): a user who names the thing again after one argues
+/// with a decision, which is no correction of the answer.
+const REFUSED: &[&str] = &[
+    "cannot",
+    "can't",
+    "unable",
+    "unfortunately",
+    "lamentablemente",
+    "leider",
+    "malheureusement",
+    "infelizmente",
+];
+const REFUSED_PAIRS: &[(&str, &str)] = &[
+    ("can", "not"),
+    ("not", "able"),
+    ("i'm", "sorry"),
+    ("am", "sorry"),
+    ("no", "puedo"),
+    ("ich", "nicht"),
+    ("ne", "peux"),
+    ("não", "posso"),
+    ("не", "могу"),
+    ("к", "сожалению"),
+];
+const REFUSED_CJK: &[&str] = &["无法", "不能", "抱歉", "できません", "申し訳"];
+
+/// Word kinds, for one lookup per word.
+const FAILS: u8 = 1;
+const REFUSES: u8 = 2;
+/// The first word of a listed pair.
+const OPENS_PAIR: u8 = 4;
+
+fn kinds() -> &'static HashMap<&'static str, u8, FastBuild> {
+    static KINDS: OnceLock<HashMap<&'static str, u8, FastBuild>> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        let mut m: HashMap<&'static str, u8, FastBuild> = HashMap::default();
+        for w in FAILED {
+            *m.entry(w).or_default() |= FAILS;
+        }
+        for w in REFUSED {
+            *m.entry(w).or_default() |= REFUSES;
+        }
+        for (a, _) in FAILED_PAIRS.iter().chain(REFUSED_PAIRS) {
+            *m.entry(a).or_default() |= OPENS_PAIR;
+        }
+        m
+    })
+}
+
+/// What one pass over the start of a reply finds.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct ReplyRead<'a> {
+    /// The sentence reporting a failure, if one does.
+    pub failure: Option<&'a str>,
+    /// It refuses or declines something.
+    pub refused: bool,
+}
+
+/// Reads the first `REPLY_BYTES` of a reply once, word by word.
+pub fn read_reply(reply: &str) -> ReplyRead<'_> {
+    let head = &reply[..reply.floor_char_boundary(REPLY_BYTES.min(reply.len()))];
+    crate::work::add(head.len());
+    let (mut failure_at, mut refused) = (None, false);
+    // The previous word and this one, lowercase, reused.
+    let (mut prev, mut word) = (String::new(), String::new());
+    let mut pending: Option<usize> = None;
+    let mut prev_kind = 0u8;
+    let is_word = |c: char| c.is_alphanumeric() || c == '\'' || c == '\u{2019}';
+    let mut at = 0;
+    for piece in head.split_inclusive(|c: char| !is_word(c)) {
+        let start = at;
+        at += piece.len();
+        let w = piece.trim_end_matches(|c: char| !is_word(c));
+        if w.is_empty() {
+            continue;
+        }
+        word.clear();
+        // No listed word is longer than 32 bytes; ASCII lowercases in place.
+        if w.len() <= 32 {
+            if w.is_ascii() {
+                word.push_str(w);
+                word.make_ascii_lowercase();
+            } else {
+                word.extend(
+                    w.chars()
+                        .flat_map(char::to_lowercase)
+                        .map(|c| if c == '\u{2019}' { '\'' } else { c }),
+                );
+            }
+        }
+        let (p, w) = (prev.as_str(), word.as_str());
+        let kind = kinds().get(w).copied().unwrap_or(0);
+        let good_news = matches!(
+            p,
+            "no" | "without" | "0" | "zero" | "sin" | "keine" | "kein" | "sans" | "sem" | "без"
+        );
+        let pair = |pairs: &[(&str, &str)]| {
+            prev_kind & OPENS_PAIR != 0 && pairs.iter().any(|&(a, b)| a == p && b == w)
+        };
+        // "error handling", "error messages": a feature, not a failure.
+        if let Some(at) = pending.take() {
+            let feature = matches!(
+                w,
+                "handling"
+                    | "handler"
+                    | "handlers"
+                    | "message"
+                    | "messages"
+                    | "page"
+                    | "pages"
+                    | "boundary"
+                    | "boundaries"
+                    | "rate"
+                    | "rates"
+                    | "tracking"
+                    | "reporting"
+                    | "logging"
+                    | "budget"
+                    | "states"
+                    | "state"
+                    | "codes"
+            );
+            if !feature && failure_at.is_none() {
+                failure_at = Some(at);
+            }
+        }
+        let failed = kind & FAILS != 0 && !good_news || pair(FAILED_PAIRS);
+        if failed && failure_at.is_none() {
+            pending = Some(start);
+        }
+        refused |= kind & REFUSES != 0 || pair(REFUSED_PAIRS);
+        prev_kind = kind;
+        std::mem::swap(&mut prev, &mut word);
+    }
+    failure_at = failure_at.or(pending);
+    if !head.is_ascii() {
+        let cjk_at = FAILED_CJK.iter().filter_map(|w| head.find(w)).min();
+        failure_at = match (failure_at, cjk_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        refused |= REFUSED_CJK.iter().any(|w| head.contains(w));
+    }
+    ReplyRead {
+        failure: failure_at.map(|at| sentence_around(head, at)),
+        refused,
+    }
+}
+
+/// The sentence of `text` around byte `at`. A '.' ends a sentence only
+/// before a space ("run.sh" goes on).
+fn sentence_around(text: &str, at: usize) -> &str {
+    let ends =
+        |i: usize, c: char| "!?\n。！？".contains(c) || c == '.' && text[i + 1..].starts_with(' ');
+    let start = text[..at]
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| ends(i, c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = text[at..]
+        .char_indices()
+        .find(|&(i, c)| ends(at + i, c))
+        .map_or(text.len(), |(i, _)| at + i);
+    &text[start..end]
+}
 
 /// A lookup that found nothing: about the query, not an obstacle. Only the
 /// very same miss repeats ("No module named 'requests'" three times), not
@@ -70,11 +248,6 @@ const MISS: &[&str] = &[
     "no match",
     "no results",
     "no module named",
-];
-
-/// Before a failure word, these make it good news ("no errors", "0 failed").
-const NO: &[&str] = &[
-    "no ", "without ", "0 ", "zero ", "sin ", "keine ", "kein ", "sans ", "sem ", "без ",
 ];
 
 /// Words every failure report uses, whatever failed.
@@ -132,11 +305,12 @@ impl Failing {
         }
     }
 
-    /// The turn `turn` on `topic` ended with `reply`.
-    pub fn turn_complete(&mut self, turn: u64, topic: &str, reply: &str) {
+    /// The turn `turn` on `topic` ended with a reply reporting `failure`
+    /// (see `read_reply`).
+    pub fn turn_complete(&mut self, turn: u64, topic: &str, failure: Option<&str>) {
         let error = self.error.take();
         let call = self.call.take();
-        let what = error.or_else(|| failure_report(reply).map(str::to_string));
+        let what = error.or_else(|| failure.map(str::to_string));
         let Some(what) = what else {
             // Kept one turn, for the user to say it failed after all.
             let ended = std::mem::take(self);
@@ -222,49 +396,6 @@ impl Failing {
     }
 }
 
-/// The sentence of a reply that reports a failure, if one does.
-fn failure_report(reply: &str) -> Option<&str> {
-    let head = &reply[..reply.floor_char_boundary(REPLY_BYTES.min(reply.len()))];
-    let lower = head.to_lowercase();
-    crate::work::add(lower.len());
-    // Lowercasing can change byte lengths; then read the lowercase copy.
-    let (text, same_len) = if lower.len() == head.len() {
-        (head, true)
-    } else {
-        (head, false)
-    };
-    let hit = FAILED.iter().filter_map(|w| {
-        let mut from = 0;
-        while let Some(i) = lower[from..].find(w) {
-            let at = from + i;
-            let before = &lower[lower.floor_char_boundary(at.saturating_sub(10))..at];
-            if !NO.iter().any(|n| before.ends_with(n)) {
-                return Some(at);
-            }
-            from = at + w.len();
-        }
-        None
-    });
-    let at = hit.min()?;
-    // Lowercasing can move byte offsets; then the whole head is the report.
-    if !same_len || !text.is_char_boundary(at) {
-        return Some(text);
-    }
-    // A '.' ends a sentence only before a space ("run.sh" goes on).
-    let ends =
-        |i: usize, c: char| "!?\n。！？".contains(c) || c == '.' && text[i + 1..].starts_with(' ');
-    let start = text[..at]
-        .char_indices()
-        .rev()
-        .find(|&(i, c)| ends(i, c))
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let end = text[at..]
-        .char_indices()
-        .find(|&(i, c)| ends(at + i, c))
-        .map_or(text.len(), |(i, _)| at + i);
-    Some(&text[start..end])
-}
-
 /// Whether two misses name different things: their ids and numbers
 /// differ ("Patient PS-48201 not found", "Patient PS-48210 not found").
 fn distinct_names(a: &str, b: &str) -> bool {
@@ -302,7 +433,7 @@ mod tests {
         if let Some(e) = error {
             f.tool_result(false, e, None);
         }
-        f.turn_complete(n, "t", reply);
+        f.turn_complete(n, "t", read_reply(reply).failure);
     }
 
     #[test]
@@ -398,7 +529,7 @@ mod tests {
         let mut h = Failing::default();
         for (n, call) in [(1, 11), (2, 12), (3, 13)] {
             h.tool_result(false, miss, Some(call));
-            h.turn_complete(n, "t", "No match.");
+            h.turn_complete(n, "t", None);
         }
         assert_eq!(h.repeated(2), None);
         let mut g = Failing::default();
@@ -415,12 +546,23 @@ mod tests {
 
     #[test]
     fn refusals_and_good_news_are_no_failures() {
+        let read = read_reply("I'm unable to add insurance after the booking.");
+        assert_eq!((read.failure, read.refused), (None, true));
+        assert_eq!(read_reply("All 12 tests pass, no errors.").failure, None);
         assert_eq!(
-            failure_report("I'm unable to add insurance after the booking."),
+            read_reply("Deployed. The deploy failed: image not found. Retrying.").failure,
+            Some(" The deploy failed: image not found")
+        );
+        assert!(
+            read_reply("Das ging nicht: Fehler beim Verbinden.")
+                .failure
+                .is_some()
+        );
+        assert!(read_reply("部署失败了").failure.is_some());
+        assert!(!read_reply("Here is the refactored function.").refused);
+        assert_eq!(
+            read_reply("I added error handling and clearer error messages.").failure,
             None
         );
-        assert_eq!(failure_report("All 12 tests pass, no errors."), None);
-        assert!(failure_report("Deploy failed: image not found.").is_some());
-        assert!(failure_report("Das ging nicht: Fehler beim Verbinden.").is_some());
     }
 }

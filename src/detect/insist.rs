@@ -31,46 +31,6 @@ pub struct Raised {
 #[serde(transparent)]
 pub struct Insistence(pub Vec<Raised>);
 
-/// Openers of a refusal in an answer ("Unfortunately, I cannot cancel it
-/// without the reservation ID"): a user who names the thing again after
-/// one argues with a decision; that is no correction of the answer.
-const REFUSED: &[&str] = &[
-    "cannot",
-    "can't",
-    "can not",
-    "unable to",
-    "not able to",
-    "unfortunately",
-    "i'm sorry",
-    "i am sorry",
-    "no puedo",
-    "lamentablemente",
-    "kann ich nicht",
-    "leider",
-    "je ne peux pas",
-    "malheureusement",
-    "não posso",
-    "infelizmente",
-    "не могу",
-    "к сожалению",
-    "无法",
-    "不能",
-    "抱歉",
-    "できません",
-    "申し訳",
-];
-
-/// Bytes of an answer read for a refusal.
-const REFUSAL_BYTES: usize = 600;
-
-/// Whether an answer refuses or declines (read at its start).
-pub fn refuses(answer: &str) -> bool {
-    let head = &answer[..answer.floor_char_boundary(REFUSAL_BYTES.min(answer.len()))];
-    let lower = head.to_lowercase();
-    crate::work::add(lower.len());
-    REFUSED.iter().any(|w| lower.contains(w))
-}
-
 /// What a message insists on: the earlier message to file as well, if any.
 pub struct Insisted {
     pub earlier: Option<(String, String)>,
