@@ -349,9 +349,16 @@ impl Regulator {
             return;
         }
         let turn = s.turns.saturating_add(1);
+        // A reaction comes within the implicit-correction window (or
+        // untimed); a new request minutes later is no correction.
+        let reacts = match (self.config.implicit_correction_window_ms, l.at_ms, at_ms) {
+            (Some(w), Some(then), Some(now)) => now.saturating_sub(then) <= w,
+            (None, _, _) => false,
+            _ => true,
+        };
         let Some(found) = s
             .insistence
-            .read(task, message, &r.keywords, &l.topic, turn)
+            .read(task, message, &r.keywords, &l.topic, turn, reacts)
         else {
             return;
         };

@@ -54,7 +54,10 @@ fn words(task: &KeywordBag) -> Vec<&str> {
 impl Insistence {
     /// Reads message `task` (text `message`, turn `turn`) after an answer
     /// with keywords `answer` on topic `topic`. `Some` when it names, for the
-    /// second time or more, a word the answer before it left out.
+    /// second time or more, a word the answer before it left out. `reacts`:
+    /// the message came soon after that answer, so if it is the first time,
+    /// it may be filed later as a correction (a new request minutes later
+    /// is not one).
     pub fn read(
         &mut self,
         task: &KeywordBag,
@@ -62,6 +65,7 @@ impl Insistence {
         answer: &KeywordBag,
         topic: &str,
         turn: u64,
+        reacts: bool,
     ) -> Option<Insisted> {
         let mut found: Option<Insisted> = None;
         for stem in words(task) {
@@ -81,7 +85,7 @@ impl Insistence {
                     stem: stem.to_string(),
                     times: 1,
                     turn,
-                    first: Some((truncate_chars(message, TEXT_CHARS), topic.to_string())),
+                    first: reacts.then(|| (truncate_chars(message, TEXT_CHARS), topic.to_string())),
                 });
                 continue;
             };
@@ -129,7 +133,7 @@ mod tests {
         ];
         let mut hits = Vec::new();
         for (t, (msg, answer)) in turns.iter().enumerate() {
-            let got = ins.read(&bag(msg), msg, &bag(answer), "deps", t as u64 + 1);
+            let got = ins.read(&bag(msg), msg, &bag(answer), "deps", t as u64 + 1, true);
             hits.push(got.map(|g| g.earlier.map(|(text, _)| text)));
         }
         assert_eq!(hits[..3], [None, None, None]);
@@ -145,7 +149,7 @@ mod tests {
         let mut ins = Insistence::default();
         let bag = KeywordBag::from_text;
         assert!(
-            ins.read(&bag("book the insurance"), "", &bag("hi"), "t", 1)
+            ins.read(&bag("book the insurance"), "", &bag("hi"), "t", 1, true)
                 .is_none()
         );
         let answer = bag("I added the insurance to your booking.");
@@ -155,7 +159,8 @@ mod tests {
                 "",
                 &answer,
                 "t",
-                2
+                2,
+                true
             )
             .is_none()
         );
