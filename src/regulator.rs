@@ -63,12 +63,7 @@ fn glossary_stems(config: &Config) -> Vec<String> {
     config
         .glossary
         .iter()
-        .flat_map(|g| {
-            KeywordBag::from_text(g)
-                .iter()
-                .map(|(st, _, _)| st.to_string())
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|g| KeywordBag::stems(g))
         .collect()
 }
 
@@ -339,23 +334,23 @@ impl Regulator {
     /// A message that names again what earlier answers left out corrects the
     /// last answer, and the first such message corrected its own.
     fn on_insistence(&mut self, task: &KeywordBag, message: &str, at_ms: Option<u64>) {
+        // A reaction comes within the implicit-correction window (or
+        // untimed); a new request minutes later is no correction.
+        let since = self.since_answer(at_ms);
+        let reacts = self
+            .config
+            .implicit_correction_window_ms
+            .is_some_and(|w| since.is_none_or(|dt| dt <= w));
         let s = &mut self.session;
         let (Some(r), Some(l)) = (&s.response, &s.last_response) else {
             return;
         };
         // Details given because the answer asked for them, or arguing with a
         // refusal, are no correction of the answer.
-        if r.shape.questions > 0 || r.refused {
+        if r.asked() || r.refused {
             return;
         }
         let turn = s.turns.saturating_add(1);
-        // A reaction comes within the implicit-correction window (or
-        // untimed); a new request minutes later is no correction.
-        let reacts = match (self.config.implicit_correction_window_ms, l.at_ms, at_ms) {
-            (Some(w), Some(then), Some(now)) => now.saturating_sub(then) <= w,
-            (None, _, _) => false,
-            _ => true,
-        };
         let Some(found) = s
             .insistence
             .read(task, message, &r.keywords, &l.topic, turn, reacts)
@@ -400,7 +395,7 @@ impl Regulator {
         // The answer this message replies to, while it is still the turn's.
         let previous = self.session.response.as_ref().map(|r| markers::Previous {
             keywords: &r.keywords,
-            asked: r.shape.questions > 0,
+            asked: r.asked(),
             requested: r.requested,
         });
         let found = markers::analyze_reply(message, previous);
@@ -450,22 +445,14 @@ impl Regulator {
     /// A quick retry of the last request, reworded, after an answer that
     /// asked nothing and is not yet corrected.
     fn is_implicit_correction(&self, topic: &str, task: &KeywordBag, at_ms: Option<u64>) -> bool {
-        let (Some(window), Some(last), Some(now)) = (
+        let (Some(window), Some(last)) = (
             self.config.implicit_correction_window_ms,
             self.session.last_response.as_ref(),
-            at_ms,
         ) else {
             return false;
         };
-        let in_window = last
-            .at_ms
-            .and_then(|then| now.checked_sub(then))
-            .is_some_and(|dt| dt <= window);
-        let answered_a_question = self
-            .session
-            .response
-            .as_ref()
-            .is_some_and(|r| r.shape.questions > 0);
+        let in_window = self.since_answer(at_ms).is_some_and(|dt| dt <= window);
+        let answered_a_question = self.session.response.as_ref().is_some_and(Response::asked);
         in_window
             && !topic.is_empty()
             && topic == last.topic
@@ -473,6 +460,13 @@ impl Regulator {
             && !last.explicit
             && !answered_a_question
             && rephrases(task, &self.session.task)
+    }
+
+    /// Milliseconds from the last answer to `at_ms`, when both are timed and
+    /// in order.
+    fn since_answer(&self, at_ms: Option<u64>) -> Option<u64> {
+        let then = self.session.last_response.as_ref()?.at_ms?;
+        at_ms?.checked_sub(then)
     }
 
     fn on_turn_complete(&mut self, response: &str, at_ms: Option<u64>) {

@@ -207,6 +207,13 @@ pub struct Response {
     pub graded: bool,
 }
 
+impl Response {
+    /// Whether it asked the user something: the next message answers it.
+    pub fn asked(&self) -> bool {
+        self.shape.questions > 0
+    }
+}
+
 /// The most recent response, kept across the next turn start so a retry or
 /// an explicit correction can be filed against it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

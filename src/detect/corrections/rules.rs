@@ -130,10 +130,8 @@ const GENERIC: &[&str] = &[
     "times",
     "thing",
     "need",
-    "said",
     "asked",
     "tell",
-    "told",
     "stop",
     "keep",
     "always",
@@ -145,7 +143,6 @@ const GENERIC: &[&str] = &[
     "redo",
     "retry",
     "try",
-    "again",
     "use",
     "using",
     "used",
@@ -207,17 +204,7 @@ const GENERIC: &[&str] = &[
 /// The stems of `GENERIC`, as the bags make them.
 pub(crate) fn generic() -> &'static HashSet<String, FastBuild> {
     static SET: OnceLock<HashSet<String, FastBuild>> = OnceLock::new();
-    SET.get_or_init(|| {
-        GENERIC
-            .iter()
-            .flat_map(|w| {
-                KeywordBag::from_text(w)
-                    .iter()
-                    .map(|(s, _, _)| s.to_string())
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    })
+    SET.get_or_init(|| GENERIC.iter().flat_map(|w| KeywordBag::stems(w)).collect())
 }
 
 /// The words of a correction that may name what it corrects: stems of at
