@@ -46,8 +46,8 @@ export interface Config {
   toolLoopExempt: string[];
   /** Per-tool halt thresholds overriding `toolLoopThreshold`. Default `{}`. */
   toolLoopThresholds: { [toolName: string]: number };
-  /** Share of an answer's weighted content anchored nowhere at or above which it counts as off topic. Default 0.85. */
-  driftWarnThreshold: number;
+  /** Share of an answer's weighted content anchored nowhere at or above which it counts as off topic (0–1, e.g. 0.85). Default `null`: that check is off, since a paraphrase shares no words with its question either; other off-topic evidence still warns. */
+  driftWarnThreshold: number | null;
   /** App vocabulary that is always on topic (product and feature names, "term — definition" entries): at most 256 entries of 1–256 UTF-8 bytes. Default `[]`. */
   glossary: string[];
   /** Look for frustration, correction and "from now on" markers in user messages. Default `true`. */

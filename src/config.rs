@@ -78,8 +78,12 @@ pub struct Config {
     /// Per-tool halt thresholds, overriding `toolLoopThreshold`.
     pub tool_loop_thresholds: BTreeMap<String, u32>,
     /// Share of a response's weighted content not anchored anywhere at or
-    /// above which it counts as off topic.
-    pub drift_warn_threshold: f64,
+    /// above which it counts as off topic. `None` (the default) leaves that
+    /// check off: a paraphrase shares no words with its question either, and
+    /// on the blind drift sets the check cried wolf about as often as it was
+    /// right. Other off-topic evidence (another goal, intent or operation)
+    /// still warns.
+    pub drift_warn_threshold: Option<f64>,
     /// App vocabulary that is always on topic (product names, features),
     /// at most `MAX_GLOSSARY` entries of `MAX_GLOSSARY_BYTES` each.
     pub glossary: Vec<String>,
@@ -131,7 +135,7 @@ impl Default for Config {
             tool_nudge_patience: 3,
             tool_loop_exempt: Vec::new(),
             tool_loop_thresholds: BTreeMap::new(),
-            drift_warn_threshold: 0.85,
+            drift_warn_threshold: None,
             glossary: Vec::new(),
             markers: true,
             incident_window_turns: 6,
@@ -267,17 +271,14 @@ impl Config {
             0,
             1000,
         )?;
-        check_unit_range(
-            "config.driftWarnThreshold",
-            self.drift_warn_threshold,
-            0.0,
-            1.0,
-        )?;
-        if self.drift_warn_threshold == 0.0 {
-            return Err(Error::range_error(
-                "config.driftWarnThreshold",
-                "must be above 0, or every response would drift",
-            ));
+        if let Some(t) = self.drift_warn_threshold {
+            check_unit_range("config.driftWarnThreshold", t, 0.0, 1.0)?;
+            if t == 0.0 {
+                return Err(Error::range_error(
+                    "config.driftWarnThreshold",
+                    "must be above 0, or every response would drift",
+                ));
+            }
         }
         // Bytes, not characters: 256 leaves a Cyrillic or CJK "term —
         // definition" entry room (64 bytes were 21 CJK characters).
@@ -451,14 +452,14 @@ mod tests {
             ),
             (
                 Config {
-                    drift_warn_threshold: 0.0,
+                    drift_warn_threshold: Some(0.0),
                     ..Config::default()
                 },
                 "config.driftWarnThreshold",
             ),
             (
                 Config {
-                    drift_warn_threshold: 1.5,
+                    drift_warn_threshold: Some(1.5),
                     ..Config::default()
                 },
                 "config.driftWarnThreshold",

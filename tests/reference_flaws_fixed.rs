@@ -202,7 +202,7 @@ fn bad_numbers_are_rejected_not_dropped_or_wrapped() {
 #[test]
 fn prelude_survives_a_higher_priority_decision() {
     // Reference gotcha: a drift warning hid the procedural warning and the prelude.
-    let mut r = reg(Config::default());
+    let mut r = reg(unanchored_warns());
     start(&mut r, "refactor this function to be async");
     for c in [
         "don't add logging",
@@ -256,7 +256,7 @@ fn stored_text_is_capped() {
 
 #[test]
 fn decide_is_pure_and_repeatable() {
-    let mut r = reg(Config::default());
+    let mut r = reg(unanchored_warns());
     start(&mut r, "refactor this function to be async");
     complete(&mut r, "add logging and error handling");
     let before = r.export();
@@ -265,4 +265,13 @@ fn decide_is_pure_and_repeatable() {
     assert_eq!(a, b);
     assert_eq!(r.export(), before);
     assert!(matches!(a.verdict, Verdict::ScopeDrift { .. }));
+}
+
+/// The answers above share no word with their request: a warning only with
+/// the unanchored-share check on (it is off by default).
+fn unanchored_warns() -> Config {
+    Config {
+        drift_warn_threshold: Some(0.85),
+        ..Config::default()
+    }
 }

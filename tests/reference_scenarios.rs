@@ -198,7 +198,12 @@ fn demo_over_helpful_refactor_is_flagged_as_drift() {
 
 #[test]
 fn scope_drift_reference_cases() {
-    let mut r = reg(Config::default());
+    // The reference's bare "add logging" answer shares no word with its
+    // request: that warns only with the unanchored-share check switched on.
+    let mut r = reg(Config {
+        drift_warn_threshold: Some(0.85),
+        ..Config::default()
+    });
     start(&mut r, "refactor this function to be async");
     assert!(r.decide().is_continue(), "no response yet");
     complete(&mut r, "add logging and error handling");
@@ -284,6 +289,7 @@ fn quality_rules_from_the_reference() {
 fn circuit_breaks_outrank_drift_and_drift_outranks_procedural() {
     let mut r = reg(Config {
         cost_cap_tokens: 500,
+        drift_warn_threshold: Some(0.85),
         ..Config::default()
     });
     start(&mut r, "refactor this function to be async");

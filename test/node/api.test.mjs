@@ -13,7 +13,13 @@ test("continue is one shared frozen object; other decisions are plain data", () 
   assert.deepEqual(a, { kind: "continue", concerns: [] });
   r.turnStart("refactor this function to be async", T0);
   r.turnComplete("add logging and error handling", T0 + 1);
-  const d = r.decide();
+  // An answer sharing no word with its request warns only with the
+  // unanchored-share check on; it is off by default.
+  assert.equal(r.decide(), a);
+  const on = fresh({ driftWarnThreshold: 0.85 });
+  on.turnStart("refactor this function to be async", T0);
+  on.turnComplete("add logging and error handling", T0 + 1);
+  const d = on.decide();
   assert.equal(d.kind, "scopeDrift");
   assert.equal(d.concerns[0].kind, "scopeDrift");
   assert.deepEqual(d.driftTokens.sort(), ["error", "handling", "logging"]);

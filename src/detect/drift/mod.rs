@@ -621,7 +621,7 @@ pub fn judge(
     glossary: &[String],
     response: &str,
     resp_bag: &KeywordBag,
-    off_topic_at: f64,
+    off_topic_at: Option<f64>,
 ) -> DriftReport {
     let task = anchors.first().copied();
     let scanned = Scanned::new(response);
@@ -1008,7 +1008,7 @@ pub fn judge(
         && resp_content >= 2
         && anchored_content <= resp_content / 20
         && covered == 0
-        && score >= off_topic_at
+        && off_topic_at.is_some_and(|at| score >= at)
         && !reports_done(&scanned, &hits)
         && !names_the_question(&scanned, facts, task, resp_bag)
     {
@@ -1381,7 +1381,7 @@ mod tests {
         let facts = task_facts(task, &KeywordBag::from_text(task));
         let t = KeywordBag::from_text(task);
         let r = KeywordBag::from_text(response);
-        judge(&facts, &[&t], &[], response, &r, 0.85)
+        judge(&facts, &[&t], &[], response, &r, Some(0.85))
     }
 
     /// A clause of thousands of target-language cues ("用中文" without
@@ -1944,7 +1944,7 @@ mod tests {
             &[],
             upgraded,
             &KeywordBag::from_text(upgraded),
-            0.85,
+            Some(0.85),
         );
         assert_eq!(r.cause, None, "{r:?}");
         let r = run("Can you check my seat on the Lisbon flight?", upgraded);
