@@ -134,4 +134,9 @@ fn trace(run: &Run, config: &Config) {
             }
         );
     }
+    // What was filed as a correction, and under which topic.
+    for c in r.corrections() {
+        let text: String = c.text.chars().take(160).collect();
+        println!("  correction [{}] {text}", c.topic);
+    }
 }

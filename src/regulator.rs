@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::config::{Config, ToolLoopRule};
-use crate::decision::{BreakReason, Decision, Verdict, nudge_suggestion, suggestion};
+use crate::decision::{
+    BreakReason, CorrectionPattern, Decision, Verdict, nudge_suggestion, suggestion,
+};
 use crate::detect::args::{ArgsInfo, inspect_json, inspect_value};
 use crate::detect::confidence::Shape;
 use crate::detect::corrections::rules::{Dismissal, LearnedRule};
@@ -23,8 +25,8 @@ use crate::error::{Error, Result};
 use crate::event::{Args, Event, EventRef, MAX_NAME_BYTES};
 use crate::hash::{combine, hash_bytes};
 use crate::state::{
-    CONTEXT_TURNS, FORMAT, LastResponse, Memory, Response, Session, Snapshot, SnapshotRef,
-    TOOL_TEXT_BYTES, TopicStats, VERSION,
+    CONTEXT_TURNS, EPISODE_RECORDS, FORMAT, LastResponse, Memory, RecordId, Response, Session,
+    Snapshot, SnapshotRef, TOOL_TEXT_BYTES, TopicStats, VERSION,
 };
 use crate::text::Scratch;
 use crate::text::{KeywordBag, TopicIndex, redact_secrets, topic_key, truncate_chars};
@@ -43,9 +45,19 @@ pub struct Regulator {
     scratch: Scratch,
     /// The stored topic keys by part (derived from `memory`, never persisted).
     topics: TopicIndex,
-    /// Standing rules learned from the records (derived on first use after
-    /// the records change, never persisted).
+    /// Rules and the current pattern, derived from the records.
+    derived: Derived,
+}
+
+/// What is derived from the correction records on first use after they (or
+/// the current topic) change; never persisted. `decide()` asks for the
+/// pattern every time, and clustering a topic's records reads their text.
+#[derive(Debug, Clone, Default)]
+struct Derived {
+    /// Standing rules learned across requests.
     rules: std::cell::OnceCell<Vec<LearnedRule>>,
+    /// The current topic's pattern.
+    pattern: std::cell::OnceCell<Option<CorrectionPattern>>,
 }
 
 fn check_user_id(user_id: &str) -> Result<()> {
@@ -82,7 +94,7 @@ impl Regulator {
             session: Session::default(),
             scratch: Scratch::default(),
             topics: TopicIndex::default(),
-            rules: Default::default(),
+            derived: Derived::default(),
         })
     }
 
@@ -107,7 +119,7 @@ impl Regulator {
         config.validate()?;
         let records: Vec<Record> = self.memory.corrections.records().cloned().collect();
         self.memory.corrections = corrections::Store::from_records(records, &config);
-        self.rules.take();
+        self.derived = Derived::default();
         let budget = &mut self.session.budget;
         while budget.quality.len() > config.quality_history as usize {
             budget.quality.pop_front();
@@ -126,6 +138,7 @@ impl Regulator {
     /// (corrections, topic statistics) stays.
     pub fn reset_session(&mut self) {
         self.session = Session::default();
+        self.derived.pattern.take();
     }
 
     /// Ingests one owned event.
@@ -262,7 +275,8 @@ impl Regulator {
                     .as_ref()
                     .is_some_and(|r| r.keywords.contains_stem(stem))
         };
-        if let Some(last) = s.last_response.as_ref().filter(|l| !l.topic.is_empty())
+        let last = s.last_response.as_ref().filter(|l| !l.topic.is_empty());
+        if let Some(last) = last
             && (own.is_empty() || own.split('+').any(said))
         {
             return last.topic.clone();
@@ -280,8 +294,22 @@ impl Regulator {
     fn on_turn_start(&mut self, message: &str, at_ms: Option<u64>) {
         let task = KeywordBag::from_text_with(message, &mut self.scratch);
         let topic = self.topic_of(&task);
-        if self.is_implicit_correction(&topic, &task, at_ms) && !markers::opens_with_thanks(message)
-        {
+        // A message soon after the answer, announcing no other subject,
+        // goes on with the same episode of work ("can you check what
+        // happened to the kettle" a minute after the refund's answer).
+        let quick = self
+            .since_answer(at_ms)
+            .zip(self.config.implicit_correction_window_ms)
+            .is_some_and(|(dt, window)| dt <= window);
+        if !quick || markers::switches_topic(message) {
+            self.session.episode = self.session.episode.wrapping_add(1);
+            self.session.episode_records.clear();
+            self.derived.pattern.take();
+        }
+        // A reworded retry continues the request it retries.
+        let retry =
+            self.is_implicit_correction(&task, at_ms) && !markers::opens_with_thanks(message);
+        if retry {
             self.file_implicit(message, at_ms);
         }
         self.session.incidents.start_turn();
@@ -300,7 +328,7 @@ impl Regulator {
             .map(|l| l.topic.clone())
             .filter(|t| !t.is_empty());
         let topic = match inherited {
-            Some(t) if pushback => t,
+            Some(t) if pushback || retry => t,
             _ => topic,
         };
         let facts = drift::task_facts(message, &task);
@@ -328,12 +356,20 @@ impl Regulator {
         if self.topics.is_full() {
             self.reindex_topics();
         }
+        if topic != self.session.topic {
+            self.derived.pattern.take();
+        }
         self.session.topic = topic;
     }
 
     /// A message that names again what earlier answers left out corrects the
     /// last answer, and the first such message corrected its own.
     fn on_insistence(&mut self, task: &KeywordBag, message: &str, at_ms: Option<u64>) {
+        // Thanks or an acceptance insists on nothing ("Thank you. I'll
+        // reach out if needed. Appreciate your help.").
+        if markers::opens_with_thanks(message) {
+            return;
+        }
         // A reaction comes within the implicit-correction window (or
         // untimed); a new request minutes later is no correction.
         let since = self.since_answer(at_ms);
@@ -393,10 +429,15 @@ impl Regulator {
     /// Returns whether the message pushed back.
     fn on_markers(&mut self, message: &str, at_ms: Option<u64>) -> bool {
         // The answer this message replies to, while it is still the turn's.
-        let previous = self.session.response.as_ref().map(|r| markers::Previous {
+        let s = &self.session;
+        let earlier: Vec<&KeywordBag> = std::iter::once(&s.task)
+            .chain(s.context.iter().rev())
+            .collect();
+        let previous = s.response.as_ref().map(|r| markers::Previous {
             keywords: &r.keywords,
             asked: r.asked(),
             requested: r.requested,
+            earlier: &earlier,
         });
         let found = markers::analyze_reply(message, previous);
         for text in &found.preferences {
@@ -429,22 +470,39 @@ impl Regulator {
             .iter()
             .map(|h| h.phrase.to_string())
             .collect();
+        // An answer the app's correction control already counted.
+        let counted = self
+            .session
+            .last_response
+            .as_ref()
+            .is_some_and(|l| l.explicit);
+        if !counted {
+            let turn = self.session.turns.saturating_add(1);
+            self.count_pushback(turn, phrases, message, &topic);
+        }
+        true
+    }
+
+    /// One turn of pushback on `topic`, towards an incident.
+    fn count_pushback(&mut self, turn: u64, markers: Vec<String>, message: &str, topic: &str) {
         let cfg = &self.config;
-        let turn = self.session.turns.saturating_add(1);
-        self.session.incidents.pushback(
-            turn,
-            phrases,
+        let s = &mut self.session;
+        s.incidents.pushback(
+            incidents::Hit {
+                turn,
+                markers,
+                topic,
+                episode: s.episode,
+            },
             truncate_chars(&redact_secrets(message.trim()), incidents::SUMMARY_CHARS),
-            &topic,
             cfg.incident_window_turns.into(),
             cfg.incident_min_hits as usize,
         );
-        true
     }
 
     /// A quick retry of the last request, reworded, after an answer that
     /// asked nothing and is not yet corrected.
-    fn is_implicit_correction(&self, topic: &str, task: &KeywordBag, at_ms: Option<u64>) -> bool {
+    fn is_implicit_correction(&self, task: &KeywordBag, at_ms: Option<u64>) -> bool {
         let (Some(window), Some(last)) = (
             self.config.implicit_correction_window_ms,
             self.session.last_response.as_ref(),
@@ -454,12 +512,27 @@ impl Regulator {
         let in_window = self.since_answer(at_ms).is_some_and(|dt| dt <= window);
         let answered_a_question = self.session.response.as_ref().is_some_and(Response::asked);
         in_window
-            && !topic.is_empty()
-            && topic == last.topic
+            && !last.topic.is_empty()
             && last.implicit_id.is_none()
             && !last.explicit
             && !answered_a_question
-            && rephrases(task, &self.session.task)
+            && self.rewords_a_recent_request(task)
+    }
+
+    /// Whether `task` rewords the last request or one of the few before it
+    /// (a fourth wording may echo the first more than the third), adding
+    /// little: at least half of its own stems were in those requests. A
+    /// long message that repeats a short request's words and goes on ("I
+    /// understand. In the meantime, can I cancel the flights that have only
+    /// one passenger?") asks something new.
+    fn rewords_a_recent_request(&self, task: &KeywordBag) -> bool {
+        let s = &self.session;
+        let recent = || std::iter::once(&s.task).chain(s.context.iter());
+        let known = task
+            .iter()
+            .filter(|(st, _, _)| recent().any(|old| old.contains_stem(st)))
+            .count();
+        2 * known >= task.len() && recent().any(|old| rephrases(task, old))
     }
 
     /// Milliseconds from the last answer to `at_ms`, when both are timed and
@@ -531,11 +604,18 @@ impl Regulator {
         };
         let topic = last.topic.clone();
         let was_explicit = std::mem::replace(&mut last.explicit, true);
+        let implicit = last.implicit_id.take().filter(|_| !was_explicit);
+        // The user said this answer was wrong: pushback towards an incident,
+        // once per answer.
+        if !was_explicit {
+            let turn = self.session.turns;
+            self.count_pushback(turn, vec![incidents::EXPLICIT.into()], message, &topic);
+        }
         // The user's own words replace the retry text we inferred for this response.
-        if let Some(id) = last.implicit_id.take().filter(|_| !was_explicit)
+        if let Some(id) = implicit
             && self.memory.corrections.upgrade(id, clean_text(message))
         {
-            self.rules.take();
+            self.derived = Derived::default();
             return;
         }
         self.add_record(&topic, message, Source::Explicit, at_ms);
@@ -567,7 +647,12 @@ impl Regulator {
             text,
         };
         self.memory.corrections.add(record, &self.config);
-        self.rules.take();
+        let ids = &mut self.session.episode_records;
+        ids.push(RecordId(id));
+        if ids.len() > EPISODE_RECORDS {
+            ids.remove(0);
+        }
+        self.derived = Derived::default();
         Some(id)
     }
 
@@ -655,8 +740,10 @@ impl Regulator {
                 task_tokens: task_tokens(&s.task),
             });
         }
-        if let Some(p) = self.memory.corrections.pattern(&s.topic, cfg) {
-            concerns.push(Verdict::Procedural { patterns: vec![p] });
+        if let Some(p) = self.pattern() {
+            concerns.push(Verdict::Procedural {
+                patterns: vec![p.clone()],
+            });
         }
         Decision::from_concerns(concerns)
     }
@@ -686,12 +773,27 @@ impl Regulator {
     /// current topic, whatever else the decision says (a drift warning no
     /// longer hides them).
     pub fn corrections_prelude(&self) -> Option<String> {
-        let pattern = self
-            .memory
-            .corrections
-            .pattern(&self.session.topic, &self.config);
         let rules: Vec<&LearnedRule> = self.learned_rules().collect();
-        corrections::prelude(pattern.as_ref(), self.memory.preferences.texts(), &rules)
+        corrections::prelude(self.pattern(), self.memory.preferences.texts(), &rules)
+    }
+
+    /// The current topic's correction pattern, derived once per change.
+    fn pattern(&self) -> Option<&CorrectionPattern> {
+        self.derived
+            .pattern
+            .get_or_init(|| {
+                let s = &self.session;
+                let episode: Vec<u64> = s.episode_records.iter().map(|r| r.0).collect();
+                // What a learned rule already says, or a dismissed one
+                // said, is not brought in from the episode's other requests.
+                let mut ruled = self.memory.dismissed.ids();
+                ruled.extend(self.learned_rules().map(|r| r.id));
+                let elsewhere = |r: &Record| corrections::rules::names_a_rule(&r.text, &ruled);
+                self.memory
+                    .corrections
+                    .pattern(&s.topic, &episode, &elsewhere, &self.config)
+            })
+            .as_ref()
     }
 
     /// Standing preferences, oldest first.
@@ -703,7 +805,8 @@ impl Regulator {
     /// different requests, most backed first; injected on every request
     /// until dismissed.
     pub fn learned_rules(&self) -> impl Iterator<Item = &LearnedRule> {
-        self.rules
+        self.derived
+            .rules
             .get_or_init(|| {
                 let records: Vec<&Record> = self.memory.corrections.records().collect();
                 corrections::rules::learn(
@@ -722,7 +825,7 @@ impl Regulator {
         let shown = self.learned_rules().any(|r| r.id == id);
         let at_ms = at_ms.or(self.session.last_at_ms).unwrap_or(0);
         self.memory.dismissed.add(Dismissal { at_ms, id });
-        self.rules.take();
+        self.derived = Derived::default();
         shown
     }
 
@@ -848,7 +951,7 @@ impl Regulator {
             session: snap.session,
             scratch: Scratch::default(),
             topics: TopicIndex::default(),
-            rules: Default::default(),
+            derived: Derived::default(),
         };
         r.reindex_topics();
         r.refresh_tool_finding(false);
@@ -874,7 +977,7 @@ impl Regulator {
         }
         self.memory = self.memory.merge(&other.memory, &self.config);
         self.reindex_topics();
-        self.rules.take();
+        self.derived = Derived::default();
         Ok(())
     }
 
@@ -951,7 +1054,6 @@ fn inspect_args(args: Args<'_>, shell: bool) -> Result<ArgsInfo> {
     }
 }
 
-/// Appends to the per-turn tool text, cutting at the cap on a char boundary.
 /// Whether request `new` rewords request `old`: at least half of the
 /// smaller one's stems are in both ("convert this csv to json" → "i need the
 /// csv as json please"), not a follow-up that adds scope.
@@ -961,6 +1063,7 @@ fn rephrases(new: &KeywordBag, old: &KeywordBag) -> bool {
     smaller > 0 && 2 * shared >= smaller
 }
 
+/// Appends to the per-turn tool text, cutting at the cap on a char boundary.
 fn push_bounded(buf: &mut String, text: &str) {
     let room = TOOL_TEXT_BYTES.saturating_sub(buf.len() + 1);
     if room == 0 {

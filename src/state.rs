@@ -248,6 +248,14 @@ pub struct Session {
     /// Pushback turns and incidents of this session.
     #[serde(default)]
     pub incidents: Incidents,
+    /// Counts episodes of work: a new one starts with a message that came
+    /// long after the answer before it, or announced another subject.
+    #[serde(default)]
+    pub episode: u64,
+    /// The correction records filed in this episode, oldest first: one
+    /// piece of work corrected under several follow-up requests.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub episode_records: Vec<RecordId>,
     /// The agent's current streak of turns failing on one obstacle.
     #[serde(default, skip_serializing_if = "is_quiet_failing")]
     pub failing: crate::detect::failing::Failing,
@@ -267,6 +275,14 @@ pub struct Session {
     #[serde(default)]
     pub drift: Option<DriftReport>,
 }
+
+/// Record ids followed per episode (the newest kept).
+pub const EPISODE_RECORDS: usize = 32;
+
+/// A correction record's id, kept as 16 hex digits like the record's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RecordId(#[serde(with = "crate::hash::hex")] pub u64);
 
 impl Session {
     fn validate(&self, cfg: &Config) -> Result<()> {
@@ -342,6 +358,9 @@ impl Session {
         }
         if !self.incidents.is_bounded() {
             return bad("incidents", "holds more than the caps");
+        }
+        if self.episode_records.len() > EPISODE_RECORDS {
+            return bad("episodeRecords", "holds more ids than the cap");
         }
         if self.earlier_calls.0.len() > DONE_CALLS {
             return bad("earlierCalls", "holds more calls than the cap");

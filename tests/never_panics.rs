@@ -295,7 +295,7 @@ proptest! {
         use reins::detect::markers::{Previous, analyze_reply};
         let bag = KeywordBag::from_text(&answer);
         for asked in [false, true] {
-            let a = analyze_reply(&message, Some(Previous { keywords: &bag, asked, requested: false }));
+            let a = analyze_reply(&message, Some(Previous { keywords: &bag, asked, requested: false, earlier: &[] }));
             for h in &a.pushback {
                 prop_assert!(h.start <= h.end);
             }

@@ -38,15 +38,32 @@ pub struct Shape {
     pub questions: u64,
 }
 
+/// The questions a text asks: marks that end a clause outside code, so a
+/// `$request_uri?` or `?page=2` asks nothing. Chinese and Japanese ask with
+/// the full-width mark.
+fn questions(text: &str) -> u64 {
+    let mut in_code = false;
+    let mut n = 0;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '`' => in_code = !in_code,
+            '？' if !in_code => n += 1,
+            '?' if !in_code => {
+                let ends = chars
+                    .peek()
+                    .is_none_or(|&d| d.is_whitespace() || "\"')»”*_".contains(d));
+                n += u64::from(ends);
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
 impl Shape {
     pub fn of(text: &str) -> Self {
-        // Chinese and Japanese ask with the full-width mark.
-        let questions = text.bytes().filter(|&b| b == b'?').count() as u64
-            + if text.is_ascii() {
-                0
-            } else {
-                text.matches('？').count() as u64
-            };
+        let questions = questions(text);
         let chars = if text.is_ascii() {
             text.len()
         } else {
@@ -121,6 +138,21 @@ mod tests {
             s.record(Some(lp), keep);
         }
         s
+    }
+
+    #[test]
+    fn a_question_mark_in_code_or_a_url_asks_nothing() {
+        assert_eq!(Shape::of("Which file, the login one?").questions, 1);
+        assert_eq!(Shape::of("确定要删除吗？").questions, 1);
+        assert_eq!(Shape::of("(is it \"on\"?) Ok.").questions, 1);
+        assert_eq!(
+            Shape::of("Use `rewrite ^ https://$host$request_uri? permanent;` there.").questions,
+            0
+        );
+        assert_eq!(
+            Shape::of("Open https://shop.example/orders?page=2 now.").questions,
+            0
+        );
     }
 
     #[test]

@@ -1,8 +1,12 @@
 //! "The user is repeatedly unhappy": pushback markers on two or more user
-//! turns within a window (six by default), on one topic, make an incident; a
+//! turns within a window (six by default), on one task, make an incident; a
 //! second incident on the same topic escalates to the `repeatedFailure`
-//! circuit break. Pushback on the CSS fix and then once on an unrelated SQL
-//! answer is not an incident: each waits for its own topic to come back.
+//! circuit break. One task is one topic, or one episode: messages that
+//! each came soon after the answer before, none announcing another subject
+//! (the refund, then "can you check what happened to the kettle" a minute
+//! later). Pushback on the CSS fix and then once on an unrelated SQL answer
+//! asked the next morning is not an incident: each waits for its own topic
+//! to come back.
 //! Greedy clustering as in spool: hits that made an incident are consumed.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -13,6 +17,8 @@ use serde::{Deserialize, Serialize};
 const MAX_PENDING: usize = 16;
 /// Topics whose incidents are counted.
 const MAX_TOPICS: usize = 64;
+/// The marker of pushback sent as a `userCorrection` of the last answer.
+pub const EXPLICIT: &str = "(corrected the answer)";
 /// Characters of the user's message kept as the incident summary.
 pub const SUMMARY_CHARS: usize = 200;
 /// Distinct marker phrases kept per pushback turn and per incident.
@@ -42,11 +48,22 @@ pub struct PendingHit {
     /// The topic pushed back on (empty: none, pairs with any).
     #[serde(default)]
     pub topic: String,
+    /// The episode of the session it came in.
+    #[serde(default)]
+    pub episode: u64,
 }
 
-/// Whether pushback on topics `a` and `b` is about one thing.
-fn same_topic(a: &str, b: &str) -> bool {
-    a.is_empty() || b.is_empty() || a == b
+/// One turn of pushback, as the regulator reports it.
+pub struct Hit<'a> {
+    pub turn: u64,
+    pub markers: Vec<String>,
+    pub topic: &'a str,
+    pub episode: u64,
+}
+
+/// Whether pushback `h` and `hit` are about one task.
+fn same_task(h: &PendingHit, hit: &Hit<'_>) -> bool {
+    h.topic.is_empty() || hit.topic.is_empty() || h.topic == hit.topic || h.episode == hit.episode
 }
 
 /// The incident raised at the current turn.
@@ -77,26 +94,20 @@ impl Incidents {
 
     /// Records pushback on `turn`; raises an incident when enough hits fall
     /// within the window.
-    pub fn pushback(
-        &mut self,
-        turn: u64,
-        markers: Vec<String>,
-        summary: String,
-        topic: &str,
-        window: u64,
-        min_hits: usize,
-    ) {
+    pub fn pushback(&mut self, hit: Hit<'_>, summary: String, window: u64, min_hits: usize) {
+        let (turn, topic) = (hit.turn, hit.topic);
         self.pending
             .retain(|h| turn.saturating_sub(h.turn) < window);
         self.pending.push_back(PendingHit {
             turn,
-            markers: distinct(markers),
+            markers: distinct(hit.markers.iter().cloned()),
             topic: crate::text::truncate_chars(topic, 128),
+            episode: hit.episode,
         });
         while self.pending.len() > MAX_PENDING {
             self.pending.pop_front();
         }
-        let on_topic = |h: &PendingHit| same_topic(&h.topic, topic);
+        let on_topic = |h: &PendingHit| same_task(h, &hit);
         if self.pending.iter().filter(|h| on_topic(h)).count() < min_hits {
             return;
         }
@@ -146,13 +157,21 @@ impl Incidents {
 mod tests {
     use super::*;
 
+    /// Pushback on `turn`, each turn its own episode.
     fn hit(i: &mut Incidents, turn: u64, topic: &str) -> Option<u32> {
+        hit_in(i, turn, topic, turn)
+    }
+
+    fn hit_in(i: &mut Incidents, turn: u64, topic: &str, episode: u64) -> Option<u32> {
         i.start_turn();
         i.pushback(
-            turn,
-            vec!["wrong again".into()],
+            Hit {
+                turn,
+                markers: vec!["wrong again".into()],
+                topic,
+                episode,
+            },
             format!("turn {turn}"),
-            topic,
             6,
             2,
         );
@@ -179,12 +198,16 @@ mod tests {
     fn markers_are_kept_once_each_and_bounded() {
         let mut i = Incidents::default();
         let many: Vec<String> = (0..100).map(|k| format!("phrase {}", k % 40)).collect();
-        i.pushback(1, many.clone(), "a".into(), "t", 6, 2);
+        let at = |turn, markers| Hit {
+            turn,
+            markers,
+            topic: "t",
+            episode: 0,
+        };
+        i.pushback(at(1, many.clone()), "a".into(), 6, 2);
         i.pushback(
-            2,
-            vec!["phrase 1".into(), "other".into()],
+            at(2, vec!["phrase 1".into(), "other".into()]),
             "b".into(),
-            "t",
             6,
             2,
         );
@@ -207,6 +230,7 @@ mod tests {
             turn: 3,
             markers: many,
             topic: "t".into(),
+            episode: 0,
         });
         assert!(!i.is_bounded());
     }
@@ -229,5 +253,17 @@ mod tests {
         assert_eq!(i.current.as_ref().unwrap().evidence_turns, [1, 3]);
         assert_eq!(i.pending.len(), 1, "the SQL hit stays");
         assert_eq!(hit(&mut i, 4, "query+sql"), Some(1));
+    }
+
+    #[test]
+    fn pushback_pairs_within_one_episode_across_topics() {
+        let mut i = Incidents::default();
+        assert_eq!(hit_in(&mut i, 1, "refund+status", 7), None);
+        assert_eq!(
+            hit_in(&mut i, 3, "happen+kettl", 7),
+            Some(1),
+            "one episode of work"
+        );
+        assert_eq!(hit_in(&mut i, 4, "order+ship", 8), None, "another episode");
     }
 }

@@ -156,22 +156,44 @@ impl Store {
         }
     }
 
-    /// The pattern for a topic once it holds `pattern_threshold` records.
-    pub fn pattern(&self, topic: &str, cfg: &Config) -> Option<CorrectionPattern> {
-        let list = self.topics.get(topic)?;
-        if topic.is_empty() || list.len() < cfg.pattern_threshold as usize {
+    /// The pattern for a topic once `pattern_threshold` of its records, with
+    /// those filed under other topics in the current episode (`episode`:
+    /// ids; not those `elsewhere` says a learned or dismissed rule covers),
+    /// correct one thing (`rules::cluster`): their count and the newest of
+    /// them as examples.
+    pub fn pattern(
+        &self,
+        topic: &str,
+        episode: &[u64],
+        elsewhere: &dyn Fn(&Record) -> bool,
+        cfg: &Config,
+    ) -> Option<CorrectionPattern> {
+        let own = self.topics.get(topic).map_or(&[][..], Vec::as_slice);
+        let threshold = cfg.pattern_threshold as usize;
+        if topic.is_empty() || own.len() + episode.len() < threshold {
             return None;
         }
-        let count = list.len() as u32;
+        let mut list: Vec<&Record> = own.iter().collect();
+        for &id in episode {
+            if let Some(r) = self.get(id).filter(|r| r.topic != topic && !elsewhere(r)) {
+                list.push(r);
+            }
+        }
+        if list.len() < threshold {
+            return None;
+        }
+        crate::sort::sort_by(&mut list, |a, b| a.age_cmp(b));
+        let one_thing = rules::cluster(&list, threshold)?;
+        let count = one_thing.len() as u32;
         Some(CorrectionPattern {
             topic: topic.to_string(),
             count,
             confidence: (f64::from(count) / f64::from(cfg.max_corrections_per_topic)).min(1.0),
-            examples: list
+            examples: one_thing
                 .iter()
                 .rev()
                 .take(cfg.max_examples as usize)
-                .map(|r| r.text.clone())
+                .map(|&i| list[i].text.clone())
                 .collect(),
         })
     }
@@ -496,9 +518,9 @@ mod tests {
             rec("b", "async+auth", 2, "stop adding logging please"),
             &cfg,
         );
-        assert!(s.pattern("async+auth", &cfg).is_none());
+        assert!(s.pattern("async+auth", &[], &|_| false, &cfg).is_none());
         s.add(rec("c", "async+auth", 3, "no more logs"), &cfg);
-        let p = s.pattern("async+auth", &cfg).unwrap();
+        let p = s.pattern("async+auth", &[], &|_| false, &cfg).unwrap();
         assert_eq!(p.count, 3);
         assert_eq!(p.confidence, 0.15);
         assert_eq!(
@@ -509,7 +531,64 @@ mod tests {
                 "don't add logging"
             ]
         );
-        assert!(s.pattern("other", &cfg).is_none());
+        assert!(s.pattern("other", &[], &|_| false, &cfg).is_none());
+    }
+
+    /// A correction inferred from the user's messages.
+    fn inferred(id: &str, at: u64, text: &str) -> Record {
+        Record {
+            source: Source::Implicit,
+            ..rec(id, "t", at, text)
+        }
+    }
+
+    #[test]
+    fn a_pattern_is_corrections_of_one_thing() {
+        let cfg = Config::default();
+        let mut s = Store::default();
+        for (i, text) in [
+            "the time is wrong, it's two o'clock",
+            "sign it from the admin office, not HR",
+            "the title is too long",
+        ]
+        .iter()
+        .enumerate()
+        {
+            s.add(inferred(&format!("r{i}"), i as u64, text), &cfg);
+        }
+        assert!(
+            s.pattern("t", &[], &|_| false, &cfg).is_none(),
+            "three fixes of three things"
+        );
+        s.add(inferred("r3", 3, "still too long, shorten the title"), &cfg);
+        assert!(
+            s.pattern("t", &[], &|_| false, &cfg).is_none(),
+            "two about the title"
+        );
+        s.add(inferred("r4", 4, "a title of four words"), &cfg);
+        let p = s.pattern("t", &[], &|_| false, &cfg).unwrap();
+        assert_eq!(p.count, 3);
+        assert_eq!(
+            p.examples,
+            [
+                "a title of four words",
+                "still too long, shorten the title",
+                "the title is too long"
+            ]
+        );
+        // Sent through the app's correction control, three are a pattern
+        // whatever each is about.
+        let mut s = Store::default();
+        for (i, text) in ["the time is wrong", "not from HR", "shorter title"]
+            .iter()
+            .enumerate()
+        {
+            s.add(rec(&format!("e{i}"), "t", i as u64, text), &cfg);
+        }
+        assert_eq!(
+            s.pattern("t", &[], &|_| false, &cfg).map(|p| p.count),
+            Some(3)
+        );
     }
 
     #[test]
@@ -521,14 +600,19 @@ mod tests {
         let mut s = Store::default();
         for i in 0..40 {
             s.add(
-                rec(&format!("r{i}"), "t", i, &format!("correction {i}")),
+                rec(
+                    &format!("r{i}"),
+                    "t",
+                    i,
+                    &format!("use pnpm, correction {i}"),
+                ),
                 &cfg,
             );
         }
-        let p = s.pattern("t", &cfg).unwrap();
+        let p = s.pattern("t", &[], &|_| false, &cfg).unwrap();
         assert_eq!(p.count, 20);
         assert_eq!(p.confidence, 1.0);
-        assert_eq!(p.examples[0], "correction 39");
+        assert_eq!(p.examples[0], "use pnpm, correction 39");
         for i in 0..20 {
             s.add(rec(&format!("x{i}"), "u", 100 + i, "x"), &cfg);
         }

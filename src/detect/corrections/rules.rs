@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use super::Record;
+use super::{Record, Source};
 use crate::hash::{FastBuild, hash_bytes};
 use crate::text::{KeywordBag, is_cjk};
 
@@ -220,6 +220,67 @@ fn words(text: &str) -> Vec<(String, String)> {
         .take(MAX_WORDS)
         .map(|(s, surface, _)| (s.to_string(), surface.to_lowercase()))
         .collect()
+}
+
+/// The key that links a topic's explicit corrections (no word has it).
+const EXPLICIT_KEY: &str = "\u{0}explicit";
+
+/// Letters of a stem that name one thing within a topic: "формул" and
+/// "формула", "thread" and "threading" are one correction.
+const ROOT_CHARS: usize = 5;
+
+/// The records of one topic that correct one thing: the largest group
+/// linked by shared words (compared by their first `ROOT_CHARS` letters;
+/// "nginx https redirect" → "redirect port 80 server block" → "the server
+/// block that sends everything to https" is one request asked three ways),
+/// when it holds at least `threshold` records; indices ascending. Three
+/// fixes of three different things on one notice are no pattern, unless
+/// the app's correction control sent them.
+pub fn cluster(records: &[&Record], threshold: usize) -> Option<Vec<usize>> {
+    // Union-find over records; a word joins every record holding it.
+    let mut parent: Vec<usize> = (0..records.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut first_holder: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, r) in records.iter().enumerate() {
+        // What the app's correction control sent is a correction of this
+        // task by the user's own hand: those go together whatever they say
+        // ("Don't add logging." … "No tracing, please." … "Stop adding logs.").
+        let explicit = (r.source == Source::Explicit).then(|| EXPLICIT_KEY.to_string());
+        let keys = words(&r.text)
+            .into_iter()
+            .map(|(stem, _)| stem.chars().take(ROOT_CHARS).collect::<String>())
+            .chain(explicit);
+        for key in keys {
+            let j = *first_holder.entry(key).or_insert(i);
+            let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    crate::work::add(records.len());
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..records.len() {
+        let r = root(&mut parent, i);
+        groups.entry(r).or_default().push(i);
+    }
+    // The largest group; among equals, the one holding the newest record.
+    groups
+        .into_values()
+        .max_by_key(|g| (g.len(), g.last().copied()))
+        .filter(|g| g.len() >= threshold.max(1))
+}
+
+/// Whether a correction names the word of one of the rules `ids`.
+pub fn names_a_rule(text: &str, ids: &BTreeSet<u64>) -> bool {
+    !ids.is_empty()
+        && words(text)
+            .iter()
+            .any(|(stem, _)| ids.contains(&rule_id(stem)))
 }
 
 /// The rules `records` make at `threshold`, without the `dismissed` ones.

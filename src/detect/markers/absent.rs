@@ -108,6 +108,7 @@ mod tests {
             keywords: &bag,
             asked: prev.contains('?'),
             requested: crate::detect::markers::asks_for_output(prev),
+            earlier: &[],
         };
         !analyze_reply(msg, Some(p)).pushback.is_empty()
     }

@@ -24,9 +24,13 @@ pub(super) static YES: &[Frame] = &[
         "yes|yep|yeah|yup|sure|ok|okay|sounds good|looks good|perfect|great|thanks|thank you|\
          got it|understood|alright|all right|exactly|go ahead|please proceed|proceed|sí|vale|\
          claro|de acuerdo|perfecto|gracias|ja|genau|passt|danke|einverstanden|oui|d'accord|\
-         parfait|merci|sim|pode|beleza|obrigado|obrigada|да|хорошо|ок|спасибо",
+         parfait|merci|sim|pode|beleza|obrigado|obrigada|да|хорошо|ок|спасибо|worked|it worked|\
+         that worked|funcionó|hat geklappt|ça a marché|funcionou|сработало",
     ),
-    Frame::new("zh", "好的|可以|是的|谢谢|はい|了解|お願いします"),
+    Frame::new(
+        "zh",
+        "好的|可以|是的|谢谢|はい|了解|お願いします|好了|可以了",
+    ),
 ];
 
 /// A turn that makes an acceptance a correction after all: "Yes, but…".

@@ -23,7 +23,7 @@
 //! in one message, without context.
 
 /// Version of the builtin lists, reported with every hit.
-pub const LEXICON_VERSION: &str = "2026-11-g";
+pub const LEXICON_VERSION: &str = "2026-11-h";
 
 /// The phrases of one language.
 pub struct Pack {
@@ -1528,6 +1528,8 @@ const RU: Pack = Pack {
         "я уже сказал",
         "я сказал",
         "я просил",
+        "я же просил",
+        "я же просила",
         "я просила",
         "в третий раз",
         "сколько раз повторять",

@@ -29,10 +29,13 @@ mod request;
 mod sarcasm;
 mod scan;
 mod standing;
+mod still;
+mod switch;
 
 pub use lexicon::{LEXICON_VERSION, PACKS, Pack};
 pub use reply::Previous;
 pub use request::asks_for_output;
+pub use switch::switches_topic;
 
 /// Which list a phrase came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -289,6 +292,7 @@ pub fn analyze_after(text: &str, answer: &str) -> Analysis {
         keywords: &keywords,
         asked: answer.contains(['?', '？']),
         requested: asks_for_output(answer),
+        earlier: &[],
     });
     analyze_reply(text, previous)
 }
@@ -805,6 +809,7 @@ mod tests {
                     keywords: &answer,
                     asked: false,
                     requested: false,
+                    earlier: &[],
                 });
                 let work = crate::work::counted(|| {
                     analyze_reply(&text, previous);

@@ -88,6 +88,23 @@ fn wrong_thing(t: &str) -> Option<(usize, usize)> {
         .then_some((off, off + a.len() + 1 + b_bare.len()))
 }
 
+/// Negations written after the word they reject.
+const AFTER: &str = "no|não|nao|not|non|nicht|нет|nope";
+
+/// A reply that opens with a word of the answer and then says no to it:
+/// "semana não, mês!", "Woche nicht, Monat", "the black no, the blue one".
+/// The negation ends a clause: "dia não funciona" reports, it does not
+/// redirect.
+fn postposed(t0: &str, prev: Previous<'_>) -> Option<(usize, usize)> {
+    let end = rejected(t0, 0, prev.keywords)?;
+    let rest = t0.get(end..)?;
+    let no = rest.trim_start();
+    let word = no.split(|c: char| !is_word(c)).next()?;
+    let after = no.get(word.len()..)?;
+    let closes = after.is_empty() || after.starts_with([',', '!', '.', ';', ':', '—', '-']);
+    (listed(AFTER, word) && closes).then(|| (0, end + (rest.len() - no.len()) + word.len()))
+}
+
 /// The span of a redirect in normalised reply `t`.
 pub fn redirect(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usize)> {
     if prev.asked {
@@ -105,6 +122,7 @@ pub fn redirect(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, us
         rejected(t0, end, prev.keywords).map(|stop| (off, off + stop))
     });
     opening
+        .or_else(|| postposed(t0, prev).map(|(a, b)| (off + a, off + b)))
         .or_else(|| meant(t, found))
         .or_else(|| wrong_thing(t))
         .or_else(|| {
@@ -149,6 +167,14 @@ mod tests {
             "I restyled the page."
         ));
         assert!(!fires("it's not login related, just a question", login));
+        // The negation after the word: "week no, month!".
+        let weeks = "Agora agrupei com date_trunc('week'): 53 linhas, uma por semana.";
+        assert!(fires("semana não, mês!", weeks));
+        assert!(!fires("semana no longer matters, thanks", weeks));
+        assert!(
+            !fires("mês não, semana!", weeks),
+            "the rejected word is the answer's"
+        );
     }
 
     #[test]

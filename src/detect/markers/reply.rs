@@ -45,6 +45,8 @@ pub struct Previous<'a> {
     pub asked: bool,
     /// Whether it asked for output (`request.rs`): a pasted error answers it.
     pub requested: bool,
+    /// The user's earlier messages, newest first: what "still …" may name.
+    pub earlier: &'a [&'a KeywordBag],
 }
 
 /// Which rule fired; reported as the hit's phrase.
@@ -1159,6 +1161,7 @@ pub(super) mod tests {
             keywords: &bag,
             asked: prev.contains(['?', '？']),
             requested: crate::detect::markers::asks_for_output(prev),
+            earlier: &[],
         };
         let a = analyze_reply(msg, Some(p));
         a.pushback.first().map(|h| h.phrase)
@@ -1269,6 +1272,7 @@ pub(super) mod tests {
             keywords: &bag,
             asked: false,
             requested: false,
+            earlier: &[],
         };
         let a = analyze_reply("From now on use snake_case, not camelCase.", Some(p));
         assert!(a.pushback.is_empty());

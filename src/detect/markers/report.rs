@@ -745,6 +745,7 @@ pub fn report(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usiz
         .or_else(|| followed(t, found))
         .or_else(|| same_again(t, found))
         .or_else(|| still_old(t, found))
+        .or_else(|| super::still::still_named(t, prev, found))
 }
 
 /// "Still" and, a few words on, the old thing the answer was to replace:
@@ -1085,6 +1086,7 @@ mod tests {
             keywords: &bag,
             asked: false,
             requested: false,
+            earlier: &[],
         };
         for unit in [
             "still the same? ",

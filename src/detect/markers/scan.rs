@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use super::frames::{Found, Frame, FrameSet};
 use super::is_cjk;
 use super::sarcasm::PRAISE;
-use super::{accept, doubt, redirect, report};
+use super::{accept, doubt, redirect, report, switch};
 
 /// Family numbers: one per frame list.
 pub(super) mod fam {
@@ -49,6 +49,7 @@ pub(super) mod fam {
     pub const OWN: u8 = 35;
     pub const FOLLOWED: u8 = 36;
     pub const THEN: u8 = 37;
+    pub const SWITCH: u8 = 38;
 }
 
 /// The sarcasm rule's praise words as frames, spaced and CJK apart.
@@ -105,6 +106,7 @@ fn set() -> &'static FrameSet {
             (fam::OWN, report::OWN),
             (fam::FOLLOWED, report::FOLLOWED),
             (fam::THEN, report::THEN),
+            (fam::SWITCH, switch::SWITCH),
         ])
     })
 }
@@ -126,7 +128,7 @@ mod tests {
 
     #[test]
     fn every_family_number_fits_a_scan() {
-        assert!(usize::from(fam::THEN) < crate::detect::markers::frames::MAX_FAMILIES);
+        assert!(usize::from(fam::SWITCH) < crate::detect::markers::frames::MAX_FAMILIES);
     }
 
     #[test]

@@ -1,0 +1,224 @@
+//! Calls over a whole session: which task a message belongs to, what counts
+//! as the user correcting or pushing back, and when corrections make a
+//! pattern.
+
+mod common;
+
+use common::*;
+use reins::{Config, DecisionKind, Regulator, Verdict};
+
+const MINUTE: u64 = 60_000;
+
+fn incident_turns(r: &Regulator) -> Option<Vec<u64>> {
+    r.decide().concerns.into_iter().find_map(|c| match c {
+        Verdict::Incident { evidence_turns, .. } => Some(evidence_turns),
+        _ => None,
+    })
+}
+
+#[test]
+fn pushback_pairs_within_an_episode_of_quick_follow_ups() {
+    let run = |second: &str, at: u64| {
+        let mut r = reg(Config::default());
+        start_at(
+            &mut r,
+            "hi, what's the status of my refund for order 55190",
+            0,
+        );
+        complete_at(
+            &mut r,
+            "Your refund of £19.99 was processed on 2 March.",
+            1000,
+        );
+        correction(&mut r, "19.99? I returned both items, it should be 54.98");
+        // Nothing shared with the refund request, yet the same piece of work
+        // when it follows a minute later.
+        start_at(&mut r, "can you check what happened to the kettle", MINUTE);
+        complete_at(
+            &mut r,
+            "The kettle is in inspection for 10 days.",
+            MINUTE + 1000,
+        );
+        start_at(&mut r, second, at);
+        incident_turns(&r)
+    };
+    let again = "inspection for 10 days?? that doesn't answer anything";
+    assert_eq!(run(again, MINUTE + 30_000), Some(vec![1, 3]));
+    assert_eq!(
+        run(again, MINUTE + 20 * MINUTE),
+        None,
+        "another episode, another topic"
+    );
+    let announced = "separate thing: that doesn't answer anything about my other order";
+    assert_eq!(run(announced, MINUTE + 30_000), None);
+}
+
+#[test]
+fn an_explicit_correction_is_pushback_once_per_answer() {
+    let mut r = reg(Config::default());
+    start_at(
+        &mut r,
+        "cover letter for a data analyst role, max 200 words",
+        0,
+    );
+    complete_at(&mut r, "Here's a draft of about 310 words.", 1000);
+    correction(&mut r, "way over the 200 word limit");
+    assert_eq!(
+        incident_turns(&r),
+        None,
+        "one unhappy answer is no incident"
+    );
+    // The same complaint typed as the next message is the same answer's.
+    start_at(&mut r, "way over the 200 word limit, it's wrong", 30_000);
+    assert_eq!(incident_turns(&r), None, "counted once per answer");
+    complete_at(&mut r, "Down to 205 words.", 40_000);
+    start_at(&mut r, "still not under 200, that's wrong again", 70_000);
+    assert_eq!(incident_turns(&r), Some(vec![1, 3]));
+}
+
+#[test]
+fn still_the_thing_objected_to_is_pushback() {
+    let mut r = reg(Config::default());
+    start_at(
+        &mut r,
+        "write a 4-line poem for my grandma's 90th birthday",
+        0,
+    );
+    complete_at(&mut r, "Here's a draft: six lines about her roses.", 1000);
+    start_at(&mut r, "it's 6 lines, I said 4", 60_000);
+    complete_at(&mut r, "Tightened it and swapped the rhymes.", 70_000);
+    start_at(&mut r, "still 6 lines??", 90_000);
+    assert_eq!(incident_turns(&r), Some(vec![2, 3]));
+}
+
+#[test]
+fn a_long_message_repeating_a_short_requests_words_is_no_retry() {
+    let mut r = reg(Config::default());
+    start_at(&mut r, "cancel my upcoming flights", 0);
+    complete_at(
+        &mut r,
+        "I can cancel them once I have the reservation IDs.",
+        1000,
+    );
+    start_at(
+        &mut r,
+        "I understand. In the meantime, is there any way to start the cancellation \
+         for flights that have only one passenger on the reservation?",
+        5000,
+    );
+    assert_eq!(r.corrections().count(), 0);
+
+    let mut r = reg(Config::default());
+    start_at(&mut r, "nginx: redirect all http to https", 0);
+    complete_at(
+        &mut r,
+        "First you'll need a certificate from certbot.",
+        1000,
+    );
+    start_at(
+        &mut r,
+        "nginx config to force https redirect port 80",
+        10_000,
+    );
+    complete_at(
+        &mut r,
+        "Use `rewrite ^ https://$host$request_uri? permanent;`.",
+        11_000,
+    );
+    // The third wording echoes the first two more than the second alone.
+    start_at(
+        &mut r,
+        "just the server block for port 80 that sends everything to https",
+        20_000,
+    );
+    assert_eq!(r.corrections().count(), 2, "two retries, each filed");
+}
+
+#[test]
+fn thanks_insists_on_nothing() {
+    let run = |third: &str| {
+        let mut r = reg(Config::default());
+        start_at(&mut r, "add zod to the project", 0);
+        complete_at(&mut r, "Installed zod with npm install zod.", 1000);
+        start_at(&mut r, "add vitest too, with pnpm", 30_000);
+        complete_at(&mut r, "Installed vitest as a dev dependency.", 40_000);
+        start_at(&mut r, third, 60_000);
+        r.corrections().count()
+    };
+    assert_eq!(run("pnpm please. it has to land in the pnpm lockfile"), 2);
+    assert_eq!(run("thanks! I'll redo both with pnpm myself"), 0);
+}
+
+#[test]
+fn inferred_corrections_of_different_things_make_no_pattern() {
+    let mut r = reg(Config::default());
+    let turns = [
+        (
+            "write the notice for Friday's outing, meet at two",
+            "Meet at three at the south gate. Signed: the HR team",
+        ),
+        (
+            "that's wrong, it's two o'clock, not three",
+            "Fixed: meet at two. Signed: the HR team",
+        ),
+        (
+            "signed by the admin office, not the HR team",
+            "Signed by the admin office now.",
+        ),
+        (
+            "wrong title, too long. just 'Friday outing'",
+            "Title changed.",
+        ),
+    ];
+    for (i, (ask, answer)) in turns.iter().enumerate() {
+        let t = i as u64 * MINUTE;
+        start_at(&mut r, ask, t);
+        complete_at(&mut r, answer, t + 1000);
+    }
+    let heard: Vec<String> = r.corrections().map(|c| c.text.clone()).collect();
+    assert!(heard.len() >= 3, "each fix is heard: {heard:?}");
+    assert!(
+        !r.decide().has(DecisionKind::Procedural),
+        "three things, once each"
+    );
+}
+
+#[test]
+fn corrections_under_follow_up_requests_of_one_episode_make_a_pattern() {
+    // Three follow-up requests of one piece of work, each answer corrected
+    // through the app's control: one task corrected three times.
+    let run = |gap: u64| {
+        let mut r = reg(Config::default());
+        let turns = [
+            (
+                "bar chart of monthly signups from signups.csv",
+                "y axis should start at zero",
+            ),
+            (
+                "and put the value on top of each bar",
+                "labels overlap the title",
+            ),
+            (
+                "add 2023 next to it as a second series",
+                "use our brand colours",
+            ),
+        ];
+        let mut t = 0;
+        for (ask, fix) in turns {
+            start_at(&mut r, ask, t);
+            complete_at(&mut r, "Saved signups.png.", t + 1000);
+            correction(&mut r, fix);
+            t += gap;
+        }
+        let topics: std::collections::BTreeSet<String> =
+            r.corrections().map(|c| c.topic.clone()).collect();
+        assert_eq!(topics.len(), 3, "filed under three requests");
+        procedural_count(&r.decide())
+    };
+    assert_eq!(run(MINUTE), Some(3));
+    assert_eq!(
+        run(60 * MINUTE),
+        None,
+        "hours apart, each request is its own"
+    );
+}
