@@ -47,6 +47,7 @@ pub struct Regulator {
     topics: TopicIndex,
     /// Rules and the current pattern, derived from the records.
     derived: Derived,
+    link_keys: LinkKeys,
 }
 
 /// What is derived from the correction records on first use after they (or
@@ -58,6 +59,32 @@ struct Derived {
     rules: std::cell::OnceCell<Vec<LearnedRule>>,
     /// The current topic's pattern.
     pattern: std::cell::OnceCell<Option<CorrectionPattern>>,
+}
+
+/// Correction records' link keys (`rules::link_keys`) by record version
+/// (id, source and text: an upgrade or a merge may change the last two):
+/// read from the text once per version, not once per decision. Never
+/// persisted; emptied when it outgrows twice the records kept.
+#[derive(Debug, Clone, Default)]
+struct LinkKeys(std::cell::RefCell<std::collections::HashMap<u64, std::sync::Arc<[u64]>>>);
+
+impl LinkKeys {
+    fn of(&self, r: &Record, cap: usize) -> std::sync::Arc<[u64]> {
+        let version = combine(
+            hash_bytes(r.id, r.text.as_bytes()),
+            u64::from(r.source == Source::Explicit),
+        );
+        let mut map = self.0.borrow_mut();
+        if let Some(k) = map.get(&version) {
+            return k.clone();
+        }
+        if map.len() >= cap {
+            map.clear();
+        }
+        let k = corrections::rules::link_keys(r);
+        map.insert(version, k.clone());
+        k
+    }
 }
 
 fn check_user_id(user_id: &str) -> Result<()> {
@@ -95,6 +122,7 @@ impl Regulator {
             scratch: Scratch::default(),
             topics: TopicIndex::default(),
             derived: Derived::default(),
+            link_keys: LinkKeys::default(),
         })
     }
 
@@ -301,7 +329,14 @@ impl Regulator {
             .since_answer(at_ms)
             .zip(self.config.implicit_correction_window_ms)
             .is_some_and(|(dt, window)| dt <= window);
-        if !quick || markers::switches_topic(message) {
+        // (On the last answer's own topic the episode cannot matter: pushback
+        // pairs by topic there anyway.)
+        let elsewhere = self
+            .session
+            .last_response
+            .as_ref()
+            .is_none_or(|l| l.topic != topic);
+        if !quick || elsewhere && markers::switches_topic(message) {
             self.session.episode = self.session.episode.wrapping_add(1);
             self.session.episode_records.clear();
             self.derived.pattern.take();
@@ -365,11 +400,6 @@ impl Regulator {
     /// A message that names again what earlier answers left out corrects the
     /// last answer, and the first such message corrected its own.
     fn on_insistence(&mut self, task: &KeywordBag, message: &str, at_ms: Option<u64>) {
-        // Thanks or an acceptance insists on nothing ("Thank you. I'll
-        // reach out if needed. Appreciate your help.").
-        if markers::opens_with_thanks(message) {
-            return;
-        }
         // A reaction comes within the implicit-correction window (or
         // untimed); a new request minutes later is no correction.
         let since = self.since_answer(at_ms);
@@ -393,6 +423,11 @@ impl Regulator {
         else {
             return;
         };
+        // Thanks or an acceptance insists on nothing ("Thank you. I'll
+        // reach out if needed. Appreciate your help.").
+        if markers::opens_with_thanks(message) {
+            return;
+        }
         self.file_implicit(message, at_ms);
         // The earlier message, unless it was filed already (as a retry).
         if let Some((text, topic)) = found.earlier {
@@ -783,15 +818,24 @@ impl Regulator {
             .pattern
             .get_or_init(|| {
                 let s = &self.session;
-                let episode: Vec<u64> = s.episode_records.iter().map(|r| r.0).collect();
+                let c = &self.memory.corrections;
+                let episode: Vec<u64> = s
+                    .episode_records
+                    .iter()
+                    .map(|r| r.0)
+                    .filter(|&id| c.get(id).is_some_and(|r| r.topic != s.topic))
+                    .collect();
                 // What a learned rule already says, or a dismissed one
-                // said, is not brought in from the episode's other requests.
+                // said, is not brought in from the episode's other requests
+                // (the rules are read only when there are such requests).
                 let mut ruled = self.memory.dismissed.ids();
-                ruled.extend(self.learned_rules().map(|r| r.id));
+                if !episode.is_empty() {
+                    ruled.extend(self.learned_rules().map(|r| r.id));
+                }
                 let elsewhere = |r: &Record| corrections::rules::names_a_rule(&r.text, &ruled);
-                self.memory
-                    .corrections
-                    .pattern(&s.topic, &episode, &elsewhere, &self.config)
+                let cap = 2 * self.config.max_correction_records as usize;
+                let keys = |r: &Record| self.link_keys.of(r, cap);
+                c.pattern(&s.topic, &episode, &elsewhere, &keys, &self.config)
             })
             .as_ref()
     }
@@ -952,6 +996,7 @@ impl Regulator {
             scratch: Scratch::default(),
             topics: TopicIndex::default(),
             derived: Derived::default(),
+            link_keys: LinkKeys::default(),
         };
         r.reindex_topics();
         r.refresh_tool_finding(false);

@@ -159,13 +159,14 @@ impl Store {
     /// The pattern for a topic once `pattern_threshold` of its records, with
     /// those filed under other topics in the current episode (`episode`:
     /// ids; not those `elsewhere` says a learned or dismissed rule covers),
-    /// correct one thing (`rules::cluster`): their count and the newest of
-    /// them as examples.
+    /// correct one thing (`rules::cluster`, linking by `keys`): their count
+    /// and the newest of them as examples.
     pub fn pattern(
         &self,
         topic: &str,
         episode: &[u64],
         elsewhere: &dyn Fn(&Record) -> bool,
+        keys: &dyn Fn(&Record) -> std::sync::Arc<[u64]>,
         cfg: &Config,
     ) -> Option<CorrectionPattern> {
         let own = self.topics.get(topic).map_or(&[][..], Vec::as_slice);
@@ -183,7 +184,7 @@ impl Store {
             return None;
         }
         crate::sort::sort_by(&mut list, |a, b| a.age_cmp(b));
-        let one_thing = rules::cluster(&list, threshold)?;
+        let one_thing = rules::cluster(&list, keys, threshold)?;
         let count = one_thing.len() as u32;
         Some(CorrectionPattern {
             topic: topic.to_string(),
@@ -518,9 +519,14 @@ mod tests {
             rec("b", "async+auth", 2, "stop adding logging please"),
             &cfg,
         );
-        assert!(s.pattern("async+auth", &[], &|_| false, &cfg).is_none());
+        assert!(
+            s.pattern("async+auth", &[], &|_| false, &rules::link_keys, &cfg)
+                .is_none()
+        );
         s.add(rec("c", "async+auth", 3, "no more logs"), &cfg);
-        let p = s.pattern("async+auth", &[], &|_| false, &cfg).unwrap();
+        let p = s
+            .pattern("async+auth", &[], &|_| false, &rules::link_keys, &cfg)
+            .unwrap();
         assert_eq!(p.count, 3);
         assert_eq!(p.confidence, 0.15);
         assert_eq!(
@@ -531,7 +537,10 @@ mod tests {
                 "don't add logging"
             ]
         );
-        assert!(s.pattern("other", &[], &|_| false, &cfg).is_none());
+        assert!(
+            s.pattern("other", &[], &|_| false, &rules::link_keys, &cfg)
+                .is_none()
+        );
     }
 
     /// A correction inferred from the user's messages.
@@ -557,16 +566,20 @@ mod tests {
             s.add(inferred(&format!("r{i}"), i as u64, text), &cfg);
         }
         assert!(
-            s.pattern("t", &[], &|_| false, &cfg).is_none(),
+            s.pattern("t", &[], &|_| false, &rules::link_keys, &cfg)
+                .is_none(),
             "three fixes of three things"
         );
         s.add(inferred("r3", 3, "still too long, shorten the title"), &cfg);
         assert!(
-            s.pattern("t", &[], &|_| false, &cfg).is_none(),
+            s.pattern("t", &[], &|_| false, &rules::link_keys, &cfg)
+                .is_none(),
             "two about the title"
         );
         s.add(inferred("r4", 4, "a title of four words"), &cfg);
-        let p = s.pattern("t", &[], &|_| false, &cfg).unwrap();
+        let p = s
+            .pattern("t", &[], &|_| false, &rules::link_keys, &cfg)
+            .unwrap();
         assert_eq!(p.count, 3);
         assert_eq!(
             p.examples,
@@ -586,7 +599,8 @@ mod tests {
             s.add(rec(&format!("e{i}"), "t", i as u64, text), &cfg);
         }
         assert_eq!(
-            s.pattern("t", &[], &|_| false, &cfg).map(|p| p.count),
+            s.pattern("t", &[], &|_| false, &rules::link_keys, &cfg)
+                .map(|p| p.count),
             Some(3)
         );
     }
@@ -609,7 +623,9 @@ mod tests {
                 &cfg,
             );
         }
-        let p = s.pattern("t", &[], &|_| false, &cfg).unwrap();
+        let p = s
+            .pattern("t", &[], &|_| false, &rules::link_keys, &cfg)
+            .unwrap();
         assert_eq!(p.count, 20);
         assert_eq!(p.confidence, 1.0);
         assert_eq!(p.examples[0], "use pnpm, correction 39");

@@ -225,6 +225,24 @@ fn words(text: &str) -> Vec<(String, String)> {
 /// The key that links a topic's explicit corrections (no word has it).
 const EXPLICIT_KEY: &str = "\u{0}explicit";
 
+/// What links a record to others in `cluster`: its words' first
+/// `ROOT_CHARS` letters, hashed, and whether the correction control sent
+/// it.
+pub fn link_keys(r: &Record) -> std::sync::Arc<[u64]> {
+    // What the app's correction control sent is a correction of this task
+    // by the user's own hand: those go together whatever they say ("Don't
+    // add logging." … "No tracing, please." … "Stop adding logs.").
+    let explicit = (r.source == Source::Explicit).then(|| hash_bytes(0, EXPLICIT_KEY.as_bytes()));
+    words(&r.text)
+        .into_iter()
+        .map(|(stem, _)| {
+            let root: String = stem.chars().take(ROOT_CHARS).collect();
+            hash_bytes(0, root.as_bytes())
+        })
+        .chain(explicit)
+        .collect()
+}
+
 /// Letters of a stem that name one thing within a topic: "формул" and
 /// "формула", "thread" and "threading" are one correction.
 const ROOT_CHARS: usize = 5;
@@ -236,7 +254,11 @@ const ROOT_CHARS: usize = 5;
 /// when it holds at least `threshold` records; indices ascending. Three
 /// fixes of three different things on one notice are no pattern, unless
 /// the app's correction control sent them.
-pub fn cluster(records: &[&Record], threshold: usize) -> Option<Vec<usize>> {
+pub fn cluster(
+    records: &[&Record],
+    keys: &dyn Fn(&Record) -> std::sync::Arc<[u64]>,
+    threshold: usize,
+) -> Option<Vec<usize>> {
     // Union-find over records; a word joins every record holding it.
     let mut parent: Vec<usize> = (0..records.len()).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
@@ -246,33 +268,29 @@ pub fn cluster(records: &[&Record], threshold: usize) -> Option<Vec<usize>> {
         }
         i
     }
-    let mut first_holder: BTreeMap<String, usize> = BTreeMap::new();
+    let mut first_holder: std::collections::HashMap<u64, usize, FastBuild> = Default::default();
     for (i, r) in records.iter().enumerate() {
-        // What the app's correction control sent is a correction of this
-        // task by the user's own hand: those go together whatever they say
-        // ("Don't add logging." … "No tracing, please." … "Stop adding logs.").
-        let explicit = (r.source == Source::Explicit).then(|| EXPLICIT_KEY.to_string());
-        let keys = words(&r.text)
-            .into_iter()
-            .map(|(stem, _)| stem.chars().take(ROOT_CHARS).collect::<String>())
-            .chain(explicit);
-        for key in keys {
+        for &key in keys(r).iter() {
             let j = *first_holder.entry(key).or_insert(i);
             let (a, b) = (root(&mut parent, i), root(&mut parent, j));
             parent[a.max(b)] = a.min(b);
         }
     }
     crate::work::add(records.len());
-    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for i in 0..records.len() {
-        let r = root(&mut parent, i);
-        groups.entry(r).or_default().push(i);
+    // Group sizes by root, then the largest group; among equals, the one
+    // holding the newest record (the latest index).
+    let roots: Vec<usize> = (0..records.len()).map(|i| root(&mut parent, i)).collect();
+    let mut size = vec![0usize; records.len()];
+    let mut newest = vec![0usize; records.len()];
+    for (i, &r) in roots.iter().enumerate() {
+        size[r] += 1;
+        newest[r] = i;
     }
-    // The largest group; among equals, the one holding the newest record.
-    groups
-        .into_values()
-        .max_by_key(|g| (g.len(), g.last().copied()))
-        .filter(|g| g.len() >= threshold.max(1))
+    let best = (0..records.len())
+        .filter(|&r| size[r] > 0)
+        .max_by_key(|&r| (size[r], newest[r]))?;
+    (size[best] >= threshold.max(1))
+        .then(|| (0..records.len()).filter(|&i| roots[i] == best).collect())
 }
 
 /// Whether a correction names the word of one of the rules `ids`.

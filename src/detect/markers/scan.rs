@@ -116,6 +116,20 @@ pub(super) fn scan(t: &str) -> Found {
     set().scan(t)
 }
 
+/// Only the families that say how a message opens (YES, GLAD, SWITCH):
+/// read at every turn start, so kept apart from the full set.
+pub(super) fn scan_opening(t: &str) -> Found {
+    static SET: OnceLock<FrameSet> = OnceLock::new();
+    SET.get_or_init(|| {
+        FrameSet::new(&[
+            (fam::YES, accept::YES),
+            (fam::GLAD, doubt::GLAD),
+            (fam::SWITCH, switch::SWITCH),
+        ])
+    })
+    .scan(t)
+}
+
 /// Whether `from..to` of the scanned text praises or thanks: "Isn't it
 /// great? Works perfectly", "really? that's great".
 pub(super) fn glad(found: &Found, from: usize, to: usize) -> bool {

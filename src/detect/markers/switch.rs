@@ -4,7 +4,7 @@
 
 use super::frames::Frame;
 use super::normalize;
-use super::scan::{fam, scan};
+use super::scan::{fam, scan_opening};
 
 /// Bytes into the message a switch may start: after an "ok." or "thanks,".
 const OPENING: usize = 16;
@@ -50,7 +50,9 @@ pub(super) static SWITCH: &[Frame] = &[
 pub fn switches_topic(message: &str) -> bool {
     let head = &message[..message.floor_char_boundary(64.min(message.len()))];
     let (t, _) = normalize(head.trim_start());
-    scan(&t).find(fam::SWITCH, |a, _| a <= OPENING).is_some()
+    scan_opening(&t)
+        .find(fam::SWITCH, |a, _| a <= OPENING)
+        .is_some()
 }
 
 #[cfg(test)]
