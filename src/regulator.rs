@@ -325,10 +325,7 @@ impl Regulator {
         // A message soon after the answer, announcing no other subject,
         // goes on with the same episode of work ("can you check what
         // happened to the kettle" a minute after the refund's answer).
-        let quick = self
-            .since_answer(at_ms)
-            .zip(self.config.implicit_correction_window_ms)
-            .is_some_and(|(dt, window)| dt <= window);
+        let quick = self.soon_after_answer(at_ms);
         // (On the last answer's own topic the episode cannot matter: pushback
         // pairs by topic there anyway.)
         let elsewhere = self
@@ -538,15 +535,11 @@ impl Regulator {
     /// A quick retry of the last request, reworded, after an answer that
     /// asked nothing and is not yet corrected.
     fn is_implicit_correction(&self, task: &KeywordBag, at_ms: Option<u64>) -> bool {
-        let (Some(window), Some(last)) = (
-            self.config.implicit_correction_window_ms,
-            self.session.last_response.as_ref(),
-        ) else {
+        let Some(last) = self.session.last_response.as_ref() else {
             return false;
         };
-        let in_window = self.since_answer(at_ms).is_some_and(|dt| dt <= window);
         let answered_a_question = self.session.response.as_ref().is_some_and(Response::asked);
-        in_window
+        self.soon_after_answer(at_ms)
             && !last.topic.is_empty()
             && last.implicit_id.is_none()
             && !last.explicit
@@ -568,6 +561,14 @@ impl Regulator {
             .filter(|(st, _, _)| recent().any(|old| old.contains_stem(st)))
             .count();
         2 * known >= task.len() && recent().any(|old| rephrases(task, old))
+    }
+
+    /// Whether `at_ms` is within the implicit-correction window of the last
+    /// answer (both timed, the window on).
+    fn soon_after_answer(&self, at_ms: Option<u64>) -> bool {
+        self.since_answer(at_ms)
+            .zip(self.config.implicit_correction_window_ms)
+            .is_some_and(|(dt, window)| dt <= window)
     }
 
     /// Milliseconds from the last answer to `at_ms`, when both are timed and
@@ -818,23 +819,22 @@ impl Regulator {
             .pattern
             .get_or_init(|| {
                 let s = &self.session;
-                let c = &self.memory.corrections;
-                let episode: Vec<u64> = s
-                    .episode_records
-                    .iter()
-                    .map(|r| r.0)
-                    .filter(|&id| c.get(id).is_some_and(|r| r.topic != s.topic))
-                    .collect();
+                let episode: Vec<u64> = s.episode_records.iter().map(|r| r.0).collect();
                 // What a learned rule already says, or a dismissed one
                 // said, is not brought in from the episode's other requests
                 // (the rules are read only when there are such requests).
-                let mut ruled = self.memory.dismissed.ids();
-                if !episode.is_empty() {
-                    ruled.extend(self.learned_rules().map(|r| r.id));
-                }
-                let elsewhere = |r: &Record| corrections::rules::names_a_rule(&r.text, &ruled);
+                let ruled = std::cell::OnceCell::new();
+                let elsewhere = |r: &Record| {
+                    let ids = ruled.get_or_init(|| {
+                        let mut ids = self.memory.dismissed.ids();
+                        ids.extend(self.learned_rules().map(|r| r.id));
+                        ids
+                    });
+                    corrections::rules::names_a_rule(&r.text, ids)
+                };
                 let cap = 2 * self.config.max_correction_records as usize;
                 let keys = |r: &Record| self.link_keys.of(r, cap);
+                let c = &self.memory.corrections;
                 c.pattern(&s.topic, &episode, &elsewhere, &keys, &self.config)
             })
             .as_ref()

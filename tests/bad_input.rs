@@ -388,6 +388,16 @@ fn foreign_future_and_tampered_snapshots_are_refused() {
             "session.facts",
         ),
         (
+            tamper(|v| v["session"]["episodeRecords"] = json!(vec!["00000000000000ff"; 33])),
+            ErrorKind::Range,
+            "session.episodeRecords",
+        ),
+        (
+            tamper(|v| v["session"]["episodeRecords"] = json!(["not hex"])),
+            ErrorKind::Type,
+            "snapshot",
+        ),
+        (
             tamper(|v| v["memory"]["topics"]["async+fetch_user"]["qualitySum"] = json!(50.0)),
             ErrorKind::Range,
             "memory.topics[\"async+fetch_user\"].qualitySum",

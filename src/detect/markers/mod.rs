@@ -264,9 +264,7 @@ fn find_all(idx: &Index, t: &str, mut found: impl FnMut(Hit)) {
 /// "Understood. …", "好的，…"): whatever follows, it is no reworded retry of
 /// the request before. Reads the first 64 bytes.
 pub fn opens_with_thanks(message: &str) -> bool {
-    let head = &message[..message.floor_char_boundary(64.min(message.len()))];
-    let (t, _) = normalize(head.trim_start());
-    let found = scan::scan_opening(&t);
+    let found = scan::scan_opening(message);
     let first = |_: usize, _: usize| true;
     [scan::fam::YES, scan::fam::GLAD]
         .into_iter()

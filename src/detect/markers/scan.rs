@@ -116,10 +116,13 @@ pub(super) fn scan(t: &str) -> Found {
     set().scan(t)
 }
 
-/// Only the families that say how a message opens (YES, GLAD, SWITCH):
-/// read at every turn start, so kept apart from the full set.
-pub(super) fn scan_opening(t: &str) -> Found {
+/// Only the families that say how a message opens (YES, GLAD, SWITCH), in
+/// its first 64 bytes, normalised: read at every turn start, so kept apart
+/// from the full set.
+pub(super) fn scan_opening(message: &str) -> Found {
     static SET: OnceLock<FrameSet> = OnceLock::new();
+    let head = &message[..message.floor_char_boundary(64.min(message.len()))];
+    let (t, _) = super::normalize(head.trim_start());
     SET.get_or_init(|| {
         FrameSet::new(&[
             (fam::YES, accept::YES),
@@ -127,7 +130,7 @@ pub(super) fn scan_opening(t: &str) -> Found {
             (fam::SWITCH, switch::SWITCH),
         ])
     })
-    .scan(t)
+    .scan(&t)
 }
 
 /// Whether `from..to` of the scanned text praises or thanks: "Isn't it

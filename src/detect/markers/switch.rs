@@ -3,7 +3,6 @@
 //! task however soon it follows the answer.
 
 use super::frames::Frame;
-use super::normalize;
 use super::scan::{fam, scan_opening};
 
 /// Bytes into the message a switch may start: after an "ok." or "thanks,".
@@ -48,9 +47,7 @@ pub(super) static SWITCH: &[Frame] = &[
 /// Whether `message` opens by announcing another subject. Reads the first
 /// 64 bytes.
 pub fn switches_topic(message: &str) -> bool {
-    let head = &message[..message.floor_char_boundary(64.min(message.len()))];
-    let (t, _) = normalize(head.trim_start());
-    scan_opening(&t)
+    scan_opening(message)
         .find(fam::SWITCH, |a, _| a <= OPENING)
         .is_some()
 }
