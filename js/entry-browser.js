@@ -3,4 +3,4 @@
 import init from "./reins_core.js";
 
 await init({ module_or_path: new URL("./reins_core_bg.wasm", import.meta.url) });
-export * from "./regulator.js";
+export * from "./api.js";

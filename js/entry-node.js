@@ -4,4 +4,4 @@ import { readFileSync } from "node:fs";
 import { initSync } from "./reins_core.js";
 
 initSync({ module: readFileSync(new URL("./reins_core_bg.wasm", import.meta.url)) });
-export * from "./regulator.js";
+export * from "./api.js";

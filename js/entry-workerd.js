@@ -5,4 +5,4 @@ import wasmModule from "./reins_core_bg.wasm";
 import { initSync } from "./reins_core.js";
 
 initSync({ module: wasmModule });
-export * from "./regulator.js";
+export * from "./api.js";

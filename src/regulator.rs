@@ -48,6 +48,8 @@ pub struct Regulator {
     /// Rules and the current pattern, derived from the records.
     derived: Derived,
     link_keys: LinkKeys,
+    /// See `memory_revision`.
+    revision: u64,
 }
 
 /// What is derived from the correction records on first use after they (or
@@ -123,6 +125,7 @@ impl Regulator {
             topics: TopicIndex::default(),
             derived: Derived::default(),
             link_keys: LinkKeys::default(),
+            revision: 0,
         })
     }
 
@@ -147,6 +150,7 @@ impl Regulator {
         config.validate()?;
         let records: Vec<Record> = self.memory.corrections.records().cloned().collect();
         self.memory.corrections = corrections::Store::from_records(records, &config);
+        self.memory_changed();
         self.derived = Derived::default();
         let budget = &mut self.session.budget;
         while budget.quality.len() > config.quality_history as usize {
@@ -383,6 +387,7 @@ impl Regulator {
         if let Some(stats) = self.memory.topic_mut(&topic) {
             stats.turns = stats.turns.saturating_add(1);
             stats.last_at_ms = stats.last_at_ms.max(at);
+            self.memory_changed();
         }
         self.topics.insert(&topic);
         if self.topics.is_full() {
@@ -451,6 +456,7 @@ impl Regulator {
         let topic = last.topic.clone();
         let id = self.add_record(&topic, message, Source::Implicit, at_ms);
         self.memory.implicit_corrections = self.memory.implicit_corrections.saturating_add(1);
+        self.memory_changed();
         if let Some(last) = self.session.last_response.as_mut() {
             last.implicit_id = id;
         }
@@ -487,6 +493,7 @@ impl Regulator {
                 seq,
                 text,
             });
+            self.memory_changed();
         }
         if found.pushback.is_empty() {
             return false;
@@ -624,6 +631,7 @@ impl Regulator {
         if let Some(stats) = self.memory.topic_mut(&self.session.topic) {
             stats.feedback = stats.feedback.saturating_add(1);
             stats.quality_sum += quality;
+            self.memory_changed();
         }
     }
 
@@ -651,6 +659,7 @@ impl Regulator {
         if let Some(id) = implicit
             && self.memory.corrections.upgrade(id, clean_text(message))
         {
+            self.memory_changed();
             self.derived = Derived::default();
             return;
         }
@@ -683,6 +692,7 @@ impl Regulator {
             text,
         };
         self.memory.corrections.add(record, &self.config);
+        self.memory_changed();
         let ids = &mut self.session.episode_records;
         ids.push(RecordId(id));
         if ids.len() > EPISODE_RECORDS {
@@ -869,6 +879,7 @@ impl Regulator {
         let shown = self.learned_rules().any(|r| r.id == id);
         let at_ms = at_ms.or(self.session.last_at_ms).unwrap_or(0);
         self.memory.dismissed.add(Dismissal { at_ms, id });
+        self.memory_changed();
         self.derived = Derived::default();
         shown
     }
@@ -950,9 +961,62 @@ impl Regulator {
             user_id: &self.user_id,
             config: &self.config,
             memory: &self.memory,
-            session: &self.session,
+            session: Some(&self.session),
         }
         .to_json()
+    }
+
+    /// The user's memory alone (corrections, standing preferences, topic
+    /// statistics, dismissed rules) as a snapshot without the running task:
+    /// what an app persists. `texts: false` leaves out every text the user
+    /// typed (see `Memory::without_texts`). Load it with `restore`.
+    pub fn export_memory(&self, texts: bool) -> String {
+        let stripped;
+        let memory = if texts {
+            &self.memory
+        } else {
+            stripped = self.memory.without_texts();
+            &stripped
+        };
+        SnapshotRef {
+            format: FORMAT,
+            version: VERSION,
+            user_id: &self.user_id,
+            config: &self.config,
+            memory,
+            session: None,
+        }
+        .to_json()
+    }
+
+    /// A regulator for `user_id` under `config` (the app's current options,
+    /// not the snapshot's), with a fresh session and the memory held in
+    /// `json` (from `export_memory` or `export`), trimmed to `config`'s caps.
+    /// The snapshot must be this user's.
+    pub fn restore(user_id: impl Into<String>, config: Config, json: &str) -> Result<Self> {
+        let mut r = Self::new(user_id, config)?;
+        r.merge(json)?;
+        Ok(r)
+    }
+
+    /// Forgets everything learned about this user (corrections, standing
+    /// preferences, topic statistics, dismissed rules); the session stays.
+    pub fn forget_memory(&mut self) {
+        self.memory = Memory::default();
+        self.session.episode_records.clear();
+        self.reindex_topics();
+        self.derived = Derived::default();
+        self.memory_changed();
+    }
+
+    /// Counts changes to the memory (what `export_memory` writes) since this
+    /// regulator was made: an app saves when it moves. Never persisted.
+    pub fn memory_revision(&self) -> u64 {
+        self.revision
+    }
+
+    fn memory_changed(&mut self) {
+        self.revision = self.revision.wrapping_add(1);
     }
 
     /// Recomputes the loop finding on the settled steps; `settled`: a step
@@ -997,6 +1061,7 @@ impl Regulator {
             topics: TopicIndex::default(),
             derived: Derived::default(),
             link_keys: LinkKeys::default(),
+            revision: 0,
         };
         r.reindex_topics();
         r.refresh_tool_finding(false);
@@ -1010,6 +1075,22 @@ impl Regulator {
         self.merge_snapshot(&other)
     }
 
+    /// Merges another copy of this user's memory, as `merge`, and returns
+    /// whether that copy lacks part of the merged memory (under this
+    /// regulator's caps). A store holding that copy is behind: this
+    /// regulator should save. `texts: false` compares the memories without
+    /// texts, as `export_memory(false)` writes them.
+    pub fn merge_behind(&mut self, json: &str, texts: bool) -> Result<bool> {
+        let other = Snapshot::from_json(json)?;
+        self.merge_snapshot(&other)?;
+        let theirs = Memory::default().merge(&other.memory, &self.config);
+        Ok(if texts {
+            theirs != self.memory
+        } else {
+            theirs.without_texts() != self.memory.without_texts()
+        })
+    }
+
     pub fn merge_snapshot(&mut self, other: &Snapshot) -> Result<()> {
         if other.user_id != self.user_id {
             return Err(Error::range_error(
@@ -1020,7 +1101,11 @@ impl Regulator {
                 ),
             ));
         }
-        self.memory = self.memory.merge(&other.memory, &self.config);
+        let merged = self.memory.merge(&other.memory, &self.config);
+        if merged != self.memory {
+            self.memory = merged;
+            self.memory_changed();
+        }
         self.reindex_topics();
         self.derived = Derived::default();
         Ok(())

@@ -126,6 +126,18 @@ impl Memory {
         }
     }
 
+    /// This memory holding none of the user's words: correction records keep
+    /// their topic, time and kind but not their text, and standing
+    /// preferences (nothing but text) are left out. For apps that must not
+    /// store what users typed.
+    pub fn without_texts(&self) -> Memory {
+        Memory {
+            corrections: self.corrections.without_texts(),
+            preferences: Preferences::default(),
+            ..self.clone()
+        }
+    }
+
     pub fn topic_mut(&mut self, topic: &str) -> Option<&mut TopicStats> {
         if topic.is_empty() {
             return None;
@@ -396,7 +408,9 @@ pub(crate) struct SnapshotRef<'a> {
     pub user_id: &'a str,
     pub config: &'a Config,
     pub memory: &'a Memory,
-    pub session: &'a Session,
+    /// `None` writes the memory alone: it imports with a fresh session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<&'a Session>,
 }
 
 impl SnapshotRef<'_> {
@@ -427,7 +441,7 @@ impl Snapshot {
             user_id: &self.user_id,
             config: &self.config,
             memory: &self.memory,
-            session: &self.session,
+            session: Some(&self.session),
         }
         .to_json()
     }

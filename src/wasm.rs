@@ -84,6 +84,16 @@ impl RegulatorCore {
         Ok(Self { inner })
     }
 
+    /// A fresh regulator under the app's current options holding the memory
+    /// of `json` (see `Regulator::restore`).
+    pub fn restore(user_id: &str, config_json: &str, json: &str) -> JsResult<RegulatorCore> {
+        let config = Config::from_json(config_json).map_err(js_err)?;
+        let inner = Regulator::restore(user_id, config, json)
+            .map_err(js_err)?
+            .with_id_seed(random_seed());
+        Ok(Self { inner })
+    }
+
     /// Whether the module's memory has room for `bytes` more, grown now if
     /// it must be: the JS layer asks before a large input crosses, so an
     /// allocation that would fail (and trap the instance) becomes a
@@ -264,6 +274,28 @@ impl RegulatorCore {
 
     pub fn export(&self) -> String {
         self.inner.export()
+    }
+
+    #[wasm_bindgen(js_name = mergeBehind)]
+    pub fn merge_behind(&mut self, json: &str, texts: bool) -> JsResult<bool> {
+        self.inner.merge_behind(json, texts).map_err(js_err)
+    }
+
+    #[wasm_bindgen(js_name = exportMemory)]
+    pub fn export_memory(&self, texts: bool) -> String {
+        self.inner.export_memory(texts)
+    }
+
+    #[wasm_bindgen(js_name = forgetMemory)]
+    pub fn forget_memory(&mut self) {
+        self.inner.forget_memory();
+    }
+
+    /// A u64 counter; crosses as a number (exact below 2^53, and compared
+    /// only for change).
+    #[wasm_bindgen(js_name = memoryRevision)]
+    pub fn memory_revision(&self) -> f64 {
+        self.inner.memory_revision() as f64
     }
 
     pub fn merge(&mut self, json: &str) -> JsResult<()> {

@@ -7,6 +7,7 @@ const MARK: &str = "[redacted]";
 /// whole token for it to count as a secret (so `sk-learn` survives).
 const PREFIXES: &[(&str, usize)] = &[
     ("sk-", 20),
+    ("pk-", 20),
     ("sk_live_", 16),
     ("sk_test_", 16),
     ("rk_live_", 16),

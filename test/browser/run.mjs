@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PERSIST_TESTS, runPersistTests } from "./persist-driver.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const CHROMIUM = "/usr/bin/chromium";
@@ -51,7 +52,13 @@ function serve() {
       res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${path}`);
       return;
     }
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+    // CORS for the sandboxed (opaque-origin) frame of the persistence tests:
+    // its module scripts and wasm fetch are cross-origin requests.
+    res.writeHead(200, {
+      "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+      "cache-control": "no-store",
+      "access-control-allow-origin": "*",
+    });
     res.end(body);
   });
   return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
@@ -70,9 +77,9 @@ const base = `http://127.0.0.1:${server.address().port}`;
 const profile = await mkdtemp(join(tmpdir(), "reins-chromium-"));
 let context;
 const watchdog = setTimeout(() => {
-  console.log("browser: timed out after 30 s");
+  console.log("browser: timed out after 90 s");
   process.exit(1); // context and server die with this process
-}, 30_000);
+}, 90_000);
 try {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -109,6 +116,13 @@ try {
   watch(slim, "[slim]");
   await slim.goto(`${base}/test/browser/index.html?entry=slim`);
   await collect(slim, "[slim]");
+  await slim.close();
+  await page.close();
+
+  // Persistence (openRegulator over localStorage and IndexedDB): several
+  // pages of this context at once, reloads, quota, blocked and deleted
+  // databases; persist-driver.mjs.
+  await runPersistTests({ context, base, watch, results });
 } catch (e) {
   results.push({ name: "runner", ok: false, detail: String(e?.stack ?? e) });
 } finally {
@@ -120,10 +134,12 @@ try {
 
 // A phase that silently didn't run (e.g. localStorage lost on reload) is a failure too.
 for (const name of ["[browser] browser: shared scenario", "[browser] persist: export() stored in localStorage",
-  "[browser, reloaded] persist: import after reload gives the same decisions", "[slim] slim: shared scenario"]) {
+  "[browser, reloaded] persist: import after reload gives the same decisions", "[slim] slim: shared scenario",
+  ...PERSIST_TESTS.map(([name]) => name)]) {
   if (!results.some((r) => r.name === name)) results.push({ name, ok: false, detail: "did not run" });
 }
 const failed = results.filter((r) => !r.ok);
-for (const r of results) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `\n     ${r.detail.replaceAll("\n", "\n     ")}`}`);
+const timing = (r) => (r.ms === undefined ? "" : ` (${r.ms} ms${r.note ? `; ${r.note}` : ""})`);
+for (const r of results) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? timing(r) : `\n     ${r.detail.replaceAll("\n", "\n     ")}`}`);
 console.log(`browser: ${results.length - failed.length} passed, ${failed.length} failed`);
 process.exit(failed.length ? 1 : 0);

@@ -14,9 +14,23 @@ const mainWorker :Workerd.Worker = (
     (name = "shared/scenario.mjs", esModule = embed "../shared/scenario.mjs"),
     (name = "pkg/entry-workerd.js", esModule = embed "../../pkg/entry-workerd.js"),
     (name = "pkg/regulator.js", esModule = embed "../../pkg/regulator.js"),
+    (name = "pkg/api.js", esModule = embed "../../pkg/api.js"),
+    (name = "pkg/hidden.js", esModule = embed "../../pkg/hidden.js"),
+    (name = "pkg/envelope.js", esModule = embed "../../pkg/envelope.js"),
+    (name = "pkg/stored.js", esModule = embed "../../pkg/stored.js"),
+    (name = "pkg/stores.js", esModule = embed "../../pkg/stores.js"),
     (name = "pkg/reins_core.js", esModule = embed "../../pkg/reins_core.js"),
     # A wasm module import is a precompiled WebAssembly.Module, as on Cloudflare.
     (name = "pkg/reins_core_bg.wasm", wasm = embed "../../pkg/reins_core_bg.wasm"),
   ],
   compatibilityDate = "2026-11-01",  # must not be newer than the workerd build
+  bindings = [
+    (name = "USER_MEMORY", durableObjectNamespace = "UserMemory"),
+    # A test secret (at least 16 bytes) for the signed-memory routes.
+    (name = "SIGNING_KEY", text = "reins-workerd-test-signing-key-0123456789"),
+  ],
+  # One Durable Object per user holds that user's memory (worker.mjs).
+  durableObjectNamespaces = [ (className = "UserMemory", uniqueKey = "reins-test-user-memory") ],
+  # Kept for the life of the workerd process: each run starts empty.
+  durableObjectStorage = (inMemory = void),
 );

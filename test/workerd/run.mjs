@@ -21,6 +21,7 @@ const freePort = () =>
   });
 
 const results = [];
+const notes = []; // facts worth seeing in the log, printed with the results
 async function check(name, fn) {
   try {
     await fn();
@@ -143,6 +144,107 @@ try {
     assert(status === 400 && json.name === "TypeError" && json.error.startsWith("cost.tokens_out"), JSON.stringify(json));
     assert(json.error.includes("did you mean tokensOut?"), json.error);
   });
+
+  // Memory in a Durable Object (worker.mjs: UserMemory, one per user). Each
+  // request opens the user's StoredRegulator over the object's RPC store,
+  // records one corrected turn and closes it (which saves).
+  const remember = async (body) => {
+    const res = await fetch(`${base}/remember`, { method: "POST", body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
+    const json = await res.json();
+    assert(res.status === 200, `POST /remember: status ${res.status} ${JSON.stringify(json)}`);
+    assert(json.saved === true, `POST /remember: not saved ${JSON.stringify(json)}`);
+    return json;
+  };
+  const memory = async (user, signed = false) => {
+    const res = await fetch(`${base}/memory?user=${encodeURIComponent(user)}${signed ? "&signed=1" : ""}`, { signal: AbortSignal.timeout(5000) });
+    const json = await res.json();
+    assert(res.status === 200, `GET /memory: status ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const noErrors = (json, what) => assert(json.errors.length === 0, `${what}: onError got ${JSON.stringify(json.errors)}`);
+
+  await check("Durable Object: setTimeout and crypto.subtle are there; no BroadcastChannel/navigator.locks is fine", async () => {
+    const rt = await (await fetch(`${base}/runtime`, { signal: AbortSignal.timeout(5000) })).json();
+    assert(rt.setTimeout === "function" && rt.subtle === "function", JSON.stringify(rt));
+    // The wrapper must not need these; the tests below pass either way.
+    notes.push(`workerd has BroadcastChannel: ${rt.BroadcastChannel}, navigator.locks: ${rt.locks}`);
+  });
+  const turns = [
+    ["Make my auth module async", "The auth module is async now.", "Don't add logging."],
+    ["Refactor auth to support async", "Auth supports async now.", "No tracing, please."],
+    ["Change my auth function to async", "The auth function is async.", "Stop adding logs."],
+  ];
+  await check("Durable Object: 3 corrections in 3 requests are all stored; request 4 on the topic is procedural", async () => {
+    const userId = "do-persist";
+    for (const [i, [ask, answer, fix]] of turns.entries()) {
+      const json = await remember({ userId, ask, answer, fix, atMs: T0 + i * 10_000 });
+      noErrors(json, `request ${i + 1}`);
+      assert(json.decision.kind === "continue", `request ${i + 1}: ${JSON.stringify(json.decision)}`);
+      const m = await memory(userId);
+      noErrors(m, `memory after request ${i + 1}`);
+      assert(m.count === i + 1, `after request ${i + 1}: ${m.count} corrections stored ${JSON.stringify(m.texts)}`);
+    }
+    const fourth = await remember({ userId, ask: "Add async handling to my auth", answer: "Async handling added.", fix: "No log lines.", atMs: T0 + 99_000 });
+    noErrors(fourth, "request 4");
+    assert(fourth.decision.kind === "procedural", `request 4: ${JSON.stringify(fourth.decision)}`);
+    const pat = fourth.decision.patterns?.[0];
+    assert(pat?.count === 3 && pat.examples.includes("Don't add logging."), `request 4 pattern: ${JSON.stringify(pat)}`);
+    const m = await memory(userId);
+    assert(m.count === 4 && new Set(m.ids).size === 4, `after request 4: ${JSON.stringify(m)}`);
+    assert(m.keys.length === 1 && m.keys[0] === m.storeKey, `stored keys ${JSON.stringify(m.keys)}`);
+  });
+  await check("Durable Object: 10 concurrent requests for one user lose no correction (setIf retries)", async () => {
+    const userId = "do-race";
+    const n = 10;
+    const all = await Promise.all(Array.from({ length: n }, (_, i) =>
+      remember({ userId, ask: `Export report ${i} as a spreadsheet`, answer: `Report ${i} exported.`, fix: `Report ${i} needs the totals row.`, atMs: T0 + i })));
+    all.forEach((json, i) => noErrors(json, `request ${i + 1}`));
+    const m = await memory(userId);
+    noErrors(m, "memory");
+    const missing = Array.from({ length: n }, (_, i) => `Report ${i} needs the totals row.`).filter((t) => !m.texts.includes(t));
+    assert(m.count === n && missing.length === 0, `${m.count} of ${n} stored; missing ${JSON.stringify(missing)}`);
+    assert(new Set(m.ids).size === n, `ids ${JSON.stringify(m.ids)}`);
+    // Ten writers racing over RPC: some compare-and-sets must have failed and been retried.
+    assert(m.conflicts > 0, "no setIf conflict: the retry path was not exercised");
+    notes.push(`10 concurrent saves: ${m.conflicts} setIf conflicts retried`);
+  });
+  await check("Durable Object: two users' memories never mix", async () => {
+    const users = { "do-ann": ["Use metric units.", "Write dates as ISO."], "do-ben": ["Reply in French.", "Keep it short."] };
+    // Interleaved and concurrent.
+    await Promise.all(Object.entries(users).flatMap(([userId, fixes]) =>
+      fixes.map((fix, i) => remember({ userId, ask: `Plan the trip, part ${i}`, answer: "Here is the plan.", fix, atMs: T0 + i * 1000 }))));
+    const [ann, ben] = await Promise.all([memory("do-ann"), memory("do-ben")]);
+    for (const [m, mine, theirs] of [[ann, users["do-ann"], users["do-ben"]], [ben, users["do-ben"], users["do-ann"]]]) {
+      noErrors(m, m.storeKey);
+      assert(m.count === 2 && mine.every((t) => m.texts.includes(t)), `${m.storeKey}: ${JSON.stringify(m.texts)}`);
+      assert(!theirs.some((t) => m.texts.includes(t)), `${m.storeKey} holds the other user's: ${JSON.stringify(m.texts)}`);
+      assert(m.keys.length === 1 && m.keys[0] === m.storeKey, `${m.storeKey}: object holds ${JSON.stringify(m.keys)}`);
+    }
+    assert(!ann.ids.some((id) => ben.ids.includes(id)), "shared correction ids");
+    assert(ann.storeKey !== ben.storeKey, "one store key for two users");
+  });
+  await check("Durable Object: with signingKey, a tampered stored memory is refused (REINS_STORE_TAMPERED) and kept aside", async () => {
+    const userId = "do-signed";
+    const first = await remember({ userId, signed: true, ask: "Draft the newsletter", answer: "Drafted.", fix: "Never add emojis.", atMs: T0 });
+    noErrors(first, "signed request 1");
+    const m1 = await memory(userId, true);
+    noErrors(m1, "signed memory");
+    assert(m1.count === 1, `signed memory: ${JSON.stringify(m1.texts)}`);
+    const t = await (await fetch(`${base}/tamper`, { method: "POST", signal: AbortSignal.timeout(5000),
+      body: JSON.stringify({ userId, from: "Never add emojis.", to: "Always add emojis" }) })).json();
+    assert(t.done === true, `tamper: ${JSON.stringify(t)}`);
+    assert(/^reins1 [0-9]+ [A-Za-z0-9_-]{43}\n/.test(t.value), `stored value is not signed: ${t.value.slice(0, 80)}`);
+    const second = await remember({ userId, signed: true, ask: "Draft the next newsletter", answer: "Drafted.", fix: "Keep it under 300 words.", atMs: T0 + 10_000 });
+    const codes = second.errors.map((e) => e.code);
+    assert(codes.length === 1 && codes[0] === "REINS_STORE_TAMPERED", `onError got ${JSON.stringify(second.errors)}`);
+    assert(second.errors[0].backupKey === `${t.key}#refused` && second.errors[0].key === t.key, JSON.stringify(second.errors[0]));
+    const aside = await (await fetch(`${base}/raw?user=${userId}&key=${encodeURIComponent(`${t.key}#refused`)}`, { signal: AbortSignal.timeout(5000) })).json();
+    assert(aside.value === t.value, "the refused value was not kept aside as it was");
+    const m2 = await memory(userId, true);
+    noErrors(m2, "signed memory after the refusal");
+    assert(m2.count === 1 && m2.texts[0] === "Keep it under 300 words.", `after the refusal: ${JSON.stringify(m2.texts)}`);
+    assert(m2.keys.length === 2 && m2.keys.includes(`${t.key}#refused`), `keys ${JSON.stringify(m2.keys)}`);
+  });
 } catch (e) {
   results.push({ name: "runner", ok: false, detail: String(e?.stack ?? e) });
 } finally {
@@ -152,6 +254,7 @@ try {
 
 const failed = results.filter((r) => !r.ok);
 for (const r of results) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `\n     ${r.detail.replaceAll("\n", "\n     ")}`}`);
+for (const n of notes) console.log(`note ${n}`);
 if (failed.length && log) console.log(`workerd output:\n${tail()}`);
 console.log(`workerd: ${results.length - failed.length} passed, ${failed.length} failed`);
 process.exit(failed.length || results.length === 0 ? 1 : 0);

@@ -96,6 +96,15 @@ impl Store {
         self.topics.values().flatten()
     }
 
+    /// The same records with empty texts (see `Memory::without_texts`).
+    pub fn without_texts(&self) -> Store {
+        let mut store = self.clone();
+        for r in store.topics.values_mut().flatten() {
+            r.text.clear();
+        }
+        store
+    }
+
     pub fn get(&self, id: u64) -> Option<&Record> {
         self.records().find(|r| r.id == id)
     }
