@@ -444,7 +444,7 @@ export declare class Regulator {
 }
 
 /**
- * Where a user's memory is kept: any key-value store, in a few lines.
+ * Where a user's memory is kept: a key-value store of any kind, in a few lines.
  * Values are strings. `get` resolves to `undefined` (or `null`) when the
  * key is absent.
  */
