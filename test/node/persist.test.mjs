@@ -10,6 +10,7 @@ import {
   forget,
   memoryKey,
   memoryStore,
+  workersKvStore,
   openRegulator,
   signSnapshot,
   verifySnapshot,
@@ -384,4 +385,18 @@ test("options are checked before anything is opened", async () => {
   await assert.rejects(openRegulator({ userId: "alice", store: { get() {} } }), /store.set: must be a function/);
   await assert.rejects(openRegulator({ userId: "alice", store, saveDelayMs: -1 }), RangeError);
   await assert.rejects(openRegulator({ userId: "alice", store, costCapTokenz: 5 }), /options.costCapTokenz: is not an option/);
+});
+
+test("workersKvStore reads KV's null as absent (a fake KV: none runs here)", async () => {
+  const map = new Map();
+  const kv = { get: async (k) => map.get(k) ?? null, put: async (k, v) => void map.set(k, v), delete: async (k) => void map.delete(k) };
+  const store = workersKvStore(kv);
+  const a = await openRegulator({ userId: "alice", store });
+  correct(a, "sales", 2);
+  await a.close();
+  const b = await openRegulator({ userId: "alice", store });
+  assert.equal(b.corrections().length, 2);
+  await b.forget();
+  assert.equal(map.size, 0);
+  await b.close();
 });
