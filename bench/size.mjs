@@ -2,7 +2,7 @@
 // and the persistence layer (openRegulator, stores, signing), each minified
 // by esbuild and compressed (gzip -9, brotli). Run after `bash scripts/build.sh`.
 import { buildSync } from "esbuild";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 
 const pkg = new URL("../pkg/", import.meta.url).pathname;
@@ -30,3 +30,13 @@ row("pkg/reins_core_bg.wasm", readFileSync(`${pkg}reins_core_bg.wasm`));
 row("core wrapper (regulator.js + wasm glue)", minified("regulator.js", ["Regulator"], []));
 row("persistence (stored, stores, envelope)", minified("api.js", ["openRegulator", "StoredRegulator", "forget", "memoryKey", "memoryStore", "localStorageStore", "indexedDbStore", "workersKvStore", "durableObjectStore", "denoKvStore", "redisStore", "StoreError", "signSnapshot", "verifySnapshot"], ["regulator.js", "reins_core.js"]));
 row("reins/file-store", minified("file-store.js", ["fileStore"], []));
+
+// The demo page as a browser fetches it: each file compressed on its own.
+const www = new URL("../www/", import.meta.url).pathname;
+const files = (dir, names) => names.map((n) => readFileSync(`${dir}${n}`));
+const pageFiles = files(www, readdirSync(www).filter((n) => /\.(html|js|css)$/.test(n)));
+const moduleFiles = files(pkg, ["entry-browser.js", "api.js", "regulator.js", "hidden.js", "stored.js", "stores.js", "envelope.js", "reins_core.js", "reins_core_bg.wasm"]);
+const sum = (list, f) => list.reduce((n, b) => n + f(b), 0);
+for (const [what, list] of [["demo page (www/), unminified", pageFiles], ["demo page + the package it loads", [...pageFiles, ...moduleFiles]]]) {
+  console.log(`${what.padEnd(44)} ${String(sum(list, (b) => b.length)).padStart(9)} B  gzip ${String(sum(list, (b) => gzipSync(b, { level: 9 }).length)).padStart(7)} B  brotli ${String(sum(list, (b) => brotliCompressSync(b).length)).padStart(7)} B`);
+}
