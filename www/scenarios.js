@@ -2,6 +2,7 @@
 // to `Regulator.event()` unchanged except `atMs`, which is relative to the
 // scenario start: the page (and test/node/demo.test.mjs) adds T0 to it.
 // `expect` is `decide().kind` right after that step's event.
+import { TAU_RUN, annotate, fromTau } from "./tau.js";
 
 export const T0 = 1_732_000_000_000;
 
@@ -267,37 +268,18 @@ export const SCENARIOS = [
     id: "airline-change",
     title: "Real work, left alone",
     summary:
-      "A replay in the style of a recorded tau-bench airline run: the user changes a flight, and the agent looks up the user, " +
+      "A replay of an airline run in tau-bench's own format (written for this page in the style of the recorded runs): the user changes a flight, and the agent looks up the user, " +
       "the reservation and the flights, then makes the change. Watch reins stay quiet: healthy work is not interrupted.",
     options: {},
-    steps: [
-      { event: { type: "turnStart", message: "Hi! I need to move my flight to a day later.", atMs: 0 } },
-      { event: { type: "turnComplete", response: "I can help with that. Could you give me your user ID and the reservation ID?", atMs: 2000 } },
-      { event: { type: "turnStart", message: "My user id is mei_tanaka_4410. I don't remember the reservation number.", atMs: 20_000 } },
-      { event: { type: "toolCall", name: "get_user_details", args: { user_id: "mei_tanaka_4410" }, callId: "call_1", atMs: 21_000 } },
-      { event: { type: "toolResult", name: "get_user_details", ok: true, durationMs: 80, callId: "call_1", atMs: 21_080,
-        result: '{"name":{"first_name":"Mei","last_name":"Tanaka"},"membership":"gold","payment_methods":{"credit_card_5521":{"brand":"visa","last_four":"5521"}},"reservations":["K7Q2LM","D4WX8N"]}' },
-        expect: "continue" },
-      { event: { type: "toolCall", name: "get_reservation_details", args: { reservation_id: "K7Q2LM" }, callId: "call_2", atMs: 22_000 } },
-      { event: { type: "toolResult", name: "get_reservation_details", ok: true, durationMs: 90, callId: "call_2", atMs: 22_090,
-        result: '{"reservation_id":"K7Q2LM","origin":"SEA","destination":"DEN","flight_type":"one_way","cabin":"economy","flights":[{"flight_number":"HAT214","date":"2024-05-17","price":142}],"passengers":1}' } },
-      { event: { type: "turnComplete", response: "I found reservation K7Q2LM: Seattle to Denver on May 17, flight HAT214, economy. Is this the one you'd like to move to May 18?", atMs: 24_000 } },
-      { event: { type: "turnStart", message: "Yes, that one. Same cabin please, the cheapest nonstop.", atMs: 45_000 } },
-      { event: { type: "toolCall", name: "search_direct_flight", args: { origin: "SEA", destination: "DEN", date: "2024-05-18" }, callId: "call_3", atMs: 46_000 } },
-      { event: { type: "toolResult", name: "search_direct_flight", ok: true, durationMs: 110, callId: "call_3", atMs: 46_110,
-        result: '[{"flight_number":"HAT077","departure":"07:10","prices":{"economy":158}},{"flight_number":"HAT214","departure":"13:40","prices":{"economy":149}}]' } },
-      { event: { type: "toolCall", name: "calculate", args: { expression: "149 - 142" }, callId: "call_4", atMs: 47_000 } },
-      { event: { type: "toolResult", name: "calculate", ok: true, durationMs: 5, result: "7.0", callId: "call_4", atMs: 47_005 } },
-      { event: { type: "turnComplete", response: "The cheapest nonstop on May 18 is HAT214 at 13:40 for $149, $7 more than your current fare. Shall I change it and charge the $7 to your Visa ending 5521?", atMs: 49_000 } },
-      { event: { type: "turnStart", message: "Yes, please go ahead.", atMs: 70_000 } },
-      { event: { type: "toolCall", name: "update_reservation_flights", args: { reservation_id: "K7Q2LM", cabin: "economy", flights: [{ flight_number: "HAT214", date: "2024-05-18" }], payment_id: "credit_card_5521" }, callId: "call_5", atMs: 71_000 } },
-      { event: { type: "toolResult", name: "update_reservation_flights", ok: true, durationMs: 140, callId: "call_5", atMs: 71_140,
-        result: '{"reservation_id":"K7Q2LM","flights":[{"flight_number":"HAT214","date":"2024-05-18","price":149}],"payment_history":[{"payment_id":"credit_card_5521","amount":142},{"payment_id":"credit_card_5521","amount":7}]}' },
-        expect: "continue",
-        note: "A booking change that went through once: an action, not a loop." },
-      { event: { type: "turnComplete", response: "Done: K7Q2LM now flies SEA to DEN on May 18 on HAT214 at 13:40, and $7 was charged to your Visa ending 5521.", atMs: 73_000 } },
-      { event: { type: "cost", tokensIn: 9800, tokensOut: 420, wallclockMs: 12_000 } },
-      { event: { type: "turnStart", message: "Thank you so much, that's all!", atMs: 90_000 }, expect: "continue" },
-    ],
+    // tau.js: the run in tau-bench's format, turned into events.
+    steps: annotate(
+      annotate(
+        annotate(fromTau(TAU_RUN), { type: "toolResult", callId: "call_1" }, { expect: "continue" }),
+        { type: "toolResult", callId: "call_5" },
+        { expect: "continue", note: "A booking change that went through once: an action, not a loop." },
+      ),
+      { type: "turnStart", message: "Thank you so much, that's all!" },
+      { expect: "continue" },
+    ),
   },
 ];
