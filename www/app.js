@@ -78,6 +78,7 @@ function start(id) {
     ui.stepper.hidden = true;
     ui.free.hidden = false;
     for (const t of visitorSession.turns) renderTurn(t);
+    if (visitorSession.turns.length === 0) ui.console.append(h("p", { class: "empty" }, "No turns yet: write one below, as the user and as the agent."));
   } else {
     const scenario = SCENARIOS.find((s) => s.id === id) ?? SCENARIOS[0];
     mode = { kind: "scenario", scenario, session: new Session(new Regulator({ userId: "demo", ...scenario.options })), i: 0 };
@@ -145,6 +146,7 @@ function renderTurn(t) {
   const n = mode.session.turns.indexOf(t) + 1;
   const view = turnView(t, n);
   if (t.note) view.querySelector(".turn-body").append(h("p", { class: "note" }, t.note));
+  ui.console.querySelector(".empty")?.remove();
   const old = views.get(t);
   if (old) old.replaceWith(view);
   else ui.console.append(view);
