@@ -13,6 +13,11 @@ const HEAD = /^reins([0-9]{1,6}) ([0-9]{1,10}) ([A-Za-z0-9_-]{43}|-)\n/;
 const keys = new WeakMap();
 const encoder = new TextEncoder();
 
+/** A TypeError or RangeError about an option or argument, with its `code`. */
+export function invalid(Kind, message) {
+  return Object.assign(new Kind(message), { code: "REINS_INVALID_OPTION" });
+}
+
 /** Errors with a `code`, for store failures and refused snapshots. */
 export class StoreError extends Error {
   constructor(code, message, details = {}) {
@@ -35,10 +40,10 @@ async function hmacKey(secret) {
     key = secret;
   } else if (typeof secret === "string" || secret instanceof Uint8Array || secret instanceof ArrayBuffer) {
     const bytes = typeof secret === "string" ? encoder.encode(secret) : secret;
-    if (bytes.byteLength < 16) throw new RangeError("signingKey: must be at least 16 bytes");
+    if (bytes.byteLength < 16) throw invalid(RangeError, "signingKey: must be at least 16 bytes");
     key = await crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
   } else {
-    throw new TypeError("signingKey: must be a string, a Uint8Array, an ArrayBuffer or an HMAC CryptoKey");
+    throw invalid(TypeError, "signingKey: must be a string, a Uint8Array, an ArrayBuffer or an HMAC CryptoKey");
   }
   if (typeof secret === "object") keys.set(secret, key);
   return key;
@@ -97,14 +102,14 @@ export async function unseal(value, secret) {
  * `verifySnapshot` accepts with the same key.
  */
 export async function signSnapshot(snapshot, secret) {
-  if (typeof snapshot !== "string") throw new TypeError("signSnapshot: snapshot must be a string");
-  if (secret === undefined) throw new TypeError("signSnapshot: a key is required");
+  if (typeof snapshot !== "string") throw invalid(TypeError, "signSnapshot: snapshot must be a string");
+  if (secret === undefined) throw invalid(TypeError, "signSnapshot: a key is required");
   return seal(snapshot, secret);
 }
 
 /** The snapshot inside a `signSnapshot` result, or a StoreError if unsigned or tampered. */
 export async function verifySnapshot(sealed, secret) {
-  if (secret === undefined) throw new TypeError("verifySnapshot: a key is required");
+  if (secret === undefined) throw invalid(TypeError, "verifySnapshot: a key is required");
   const r = await unseal(sealed, secret);
   if (r.refused !== undefined) throw new StoreError(r.refused, `snapshot: ${r.why}`);
   return r.snapshot;

@@ -30,7 +30,9 @@ function fileOf(dir, key) {
 }
 
 export function fileStore(dir) {
-  if (typeof dir !== "string" || dir === "") throw new TypeError("fileStore: dir must be a directory path");
+  if (typeof dir !== "string" || dir === "") {
+    throw Object.assign(new TypeError("fileStore: dir must be a directory path"), { code: "REINS_INVALID_OPTION" });
+  }
   let made;
   const ready = () => (made ??= mkdir(dir, { recursive: true }));
 

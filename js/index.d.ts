@@ -338,6 +338,46 @@ export interface Snapshot {
   session?: { [field: string]: unknown };
 }
 
+// These declarations name nothing from the DOM, Node or esnext.disposable
+// libs, so a project with only the ES2022 lib (and skipLibCheck off) checks
+// them; where the project has those libs, the types below become theirs.
+
+/** `Symbol.dispose` where the project's lib has it (esnext.disposable, @types/node); else a symbol of ours no one can name. */
+type DisposeSymbol = SymbolConstructor extends { readonly dispose: infer S extends symbol } ? S : typeof noDispose;
+/** `Symbol.asyncDispose` likewise. */
+type AsyncDisposeSymbol = SymbolConstructor extends { readonly asyncDispose: infer S extends symbol } ? S : typeof noAsyncDispose;
+declare const noDispose: unique symbol;
+declare const noAsyncDispose: unique symbol;
+/** Keys of the `[Symbol.dispose]()` and `[Symbol.asyncDispose]()` methods: types only (nothing by these names is exported). */
+declare const symbolDispose: DisposeSymbol;
+declare const symbolAsyncDispose: AsyncDisposeSymbol;
+
+/** The global `Event` where the project's lib has one (DOM, @types/node), else what every event has. */
+type EventOf = typeof globalThis extends { Event: { prototype: infer E } } ? E : { readonly type: string };
+/** The global `AbortSignal` where the project's lib has one; else none can be passed. */
+type AbortSignalOf = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : never;
+
+/**
+ * The `code` on every error reins throws for bad input (the error is a
+ * `TypeError` or `RangeError` whose message starts with the field). Storage
+ * failures are `StoreError`s with `StoreErrorCode`s.
+ */
+export type ReinsErrorCode =
+  /** An option: unknown or misspelt (the message names the one meant), wrong type, out of range. */
+  | "REINS_INVALID_OPTION"
+  /** An event's field or a method's argument. */
+  | "REINS_INVALID_EVENT"
+  /** A snapshot that is not one, or not a valid one. */
+  | "REINS_INVALID_SNAPSHOT"
+  /** A snapshot written by a newer reins. */
+  | "REINS_SNAPSHOT_VERSION"
+  /** Another user's snapshot: users never mix. */
+  | "REINS_SNAPSHOT_USER"
+  /** An input the module cannot grow its memory to read; nothing changed. */
+  | "REINS_OUT_OF_MEMORY"
+  /** A call after `free()` or `close()`. */
+  | "REINS_FREED";
+
 /**
  * A regulator for one user. Feed it events; ask it `decide()`.
  * Bad input throws a `TypeError` or `RangeError` naming the field and leaves
@@ -392,6 +432,13 @@ export declare class Regulator {
 
   /** Pure and idempotent; on `continue` returns one shared frozen object. */
   decide(): Decision;
+  /**
+   * With `changedOnly: true`: the decision only when what is decided changed
+   * since the last such call (another kind, reason, tool, cause or topic; a
+   * count that grew is not a change), else `null`. Each one is heard once.
+   */
+  decide(options: { changedOnly: true }): Decision | null;
+  decide(options: { changedOnly?: boolean }): Decision | null;
 
   /** The versioned JSON snapshot (see `Snapshot`). */
   export(): string;
@@ -404,8 +451,14 @@ export declare class Regulator {
   exportMemory(options?: { texts?: boolean }): string;
   /** Unions another copy of this user's memory (another tab, another Worker) into this one. */
   merge(snapshot: string): void;
-  /** `prompt` with this user's standing preferences and past corrections on the topic in front, or unchanged. */
-  injectCorrections(prompt: string): string;
+  /**
+   * `prompt` with this user's standing preferences and past corrections on
+   * the topic, or unchanged when there are none. By default `prompt` is the
+   * user's request: the corrections come first, then `Current request:` and
+   * the prompt. With `{ into: "system" }` it is a system prompt: it stays
+   * first, and the corrections follow it, labelled as such.
+   */
+  injectCorrections(prompt: string, options?: { into?: "request" | "system" }): string;
   /** Standing preferences ("from now on …"), oldest first. */
   preferences(): string[];
   /**
@@ -440,7 +493,8 @@ export declare class Regulator {
 
   /** Releases the wasm memory now (it is also released when garbage-collected). */
   free(): void;
-  [Symbol.dispose](): void;
+  /** `free()`, for `using r = new Regulator(…)` (where the lib has `Symbol.dispose`). */
+  [symbolDispose](): void;
 }
 
 /**
@@ -495,7 +549,26 @@ export declare class StoreError extends Error {
 }
 
 /** An HMAC-SHA256 key: a secret of at least 16 bytes, or a `CryptoKey`. */
-export type SigningKey = string | Uint8Array | ArrayBuffer | CryptoKey;
+export type SigningKey = string | Uint8Array | ArrayBuffer | CryptoKeyLike;
+
+/**
+ * What a Web Crypto `CryptoKey` has (the DOM's, or Node's
+ * `webcrypto.CryptoKey`), so one is accepted without the DOM lib. Only a
+ * real `CryptoKey` works at run time.
+ */
+export interface CryptoKeyLike {
+  readonly type: string;
+  readonly algorithm: { readonly name: string };
+  readonly extractable: boolean;
+  readonly usages: readonly string[];
+}
+
+/** The part of Web Storage (`localStorage`, `sessionStorage`) that `localStorageStore` uses. */
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
 
 export interface StoredRegulatorOptions extends RegulatorOptions {
   store: Store;
@@ -513,7 +586,8 @@ export interface StoredRegulatorOptions extends RegulatorOptions {
   live?: boolean;
 }
 
-export interface StoreErrorEvent extends Event {
+/** An `Event` (the DOM's, or Node's) of type `"error"`, carrying the `StoreError`. */
+export interface StoreErrorEvent extends EventOf {
   readonly error: StoreError;
 }
 
@@ -537,9 +611,14 @@ export declare class StoredRegulator extends Regulator {
   forget(): Promise<void>;
   /** Saves what is waiting, stops listening, frees the regulator. */
   close(): Promise<boolean>;
-  addEventListener(type: "error", listener: (event: StoreErrorEvent) => void, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener(type: "error", listener: (event: StoreErrorEvent) => void, options?: boolean | EventListenerOptions): void;
-  [Symbol.asyncDispose](): Promise<void>;
+  addEventListener(
+    type: "error",
+    listener: (event: StoreErrorEvent) => void,
+    options?: boolean | { capture?: boolean; once?: boolean; passive?: boolean; signal?: AbortSignalOf },
+  ): void;
+  removeEventListener(type: "error", listener: (event: StoreErrorEvent) => void, options?: boolean | { capture?: boolean }): void;
+  /** `close()`, for `await using r = await openRegulator(…)` (where the lib has `Symbol.asyncDispose`). */
+  [symbolAsyncDispose](): Promise<void>;
 }
 
 /** A `StoredRegulator`, resolved once the user's memory is loaded. */
@@ -552,7 +631,7 @@ export declare function memoryKey(userId: string, namespace?: string): string;
 /** A `Map` in this process. */
 export declare function memoryStore(map?: Map<string, string>): Store;
 /** `localStorage`, or the Web Storage given. */
-export declare function localStorageStore(storage?: Storage): Store;
+export declare function localStorageStore(storage?: StorageLike): Store;
 /** IndexedDB, no dependency. */
 export declare function indexedDbStore(options?: { database?: string; objectStore?: string }): Store;
 /** Workers KV (`env.MY_KV`): no compare-and-set, so racing writers can lose; prefer a Durable Object. */
@@ -581,3 +660,6 @@ export declare function redisStore(client: {
 export declare function signSnapshot(snapshot: string, key: SigningKey): Promise<string>;
 /** The snapshot inside `signSnapshot` output; rejects with a `StoreError` (`REINS_STORE_UNSIGNED`, `REINS_STORE_TAMPERED`, `REINS_STORE_CORRUPT`) otherwise. */
 export declare function verifySnapshot(sealed: string, key: SigningKey): Promise<string>;
+
+// Only what is marked `export` above is exported.
+export {};

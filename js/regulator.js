@@ -13,7 +13,7 @@ const FROM_CORE = Symbol("reins.fromCore");
 // cost to live regulators.
 const FREED = new Proxy({}, {
   get: () => () => {
-    throw new Error("reins: this Regulator was freed; create or import a new one");
+    throw Object.assign(new Error("reins: this Regulator was freed; create or import a new one"), { code: "REINS_FREED" });
   },
 });
 // Nesting the core accepts in tool arguments (event.rs MAX_ARGS_DEPTH).
@@ -31,6 +31,7 @@ let limits;
 
 function describe(v) {
   if (v === null) return "null";
+  if (v === undefined) return "undefined";
   if (Array.isArray(v)) return "an array";
   switch (typeof v) {
     case "string": return "a string";
@@ -43,19 +44,18 @@ function describe(v) {
 }
 
 // Errors this layer makes, told from whatever a getter or Proxy throws.
+// Each carries the `code` the core gives the field it names.
 const OURS = new WeakSet();
-function typeError(message) {
-  const e = new TypeError(message);
+function ours(e, code) {
+  e.code = code ?? RegulatorCore.errorCode(e.message.slice(0, e.message.indexOf(":")), e.message);
   OURS.add(e);
   return e;
 }
-function rangeError(message) {
-  const e = new RangeError(message);
-  OURS.add(e);
-  return e;
-}
+const typeError = (message) => ours(new TypeError(message));
+const rangeError = (message, code) => ours(new RangeError(message), code);
 
 function str(field, v, max, work = TEXT_WORK) {
+  if (v === undefined) throw typeError(`${field}: is required (a string)`);
   if (typeof v !== "string") throw typeError(`${field}: must be a string, got ${describe(v)}`);
   // UTF-8 is never shorter than UTF-16, so this rejects without copying a
   // huge string into wasm memory (which never shrinks).
@@ -75,7 +75,7 @@ const optStr = (field, v, max) => (v === undefined || v === null ? undefined : s
  */
 function room(field, units, perUnit) {
   if (perUnit > 0 && units >= CHECK_MEMORY_FROM && !RegulatorCore.reserve(units * perUnit)) {
-    throw rangeError(`${field}: the module cannot grow its memory to read ${units} more bytes; nothing was changed`);
+    throw rangeError(`${field}: the module cannot grow its memory to read ${units} more bytes; nothing was changed`, "REINS_OUT_OF_MEMORY");
   }
 }
 
@@ -96,6 +96,24 @@ function opts(field, v) {
     throw typeError(`${field}: must be an object, got ${describe(v)}`);
   }
   return v;
+}
+
+/** What a concern is about, without the counts that grow while it stands. */
+function identity(c) {
+  switch (c.kind) {
+    case "circuitBreak":
+      return `${c.kind}:${c.reason.kind}:${c.reason.toolName ?? c.reason.topic ?? ""}`;
+    case "toolNudge":
+      return `${c.kind}:${c.toolName}:${c.pattern}`;
+    case "scopeDrift":
+      return `${c.kind}:${c.cause}`;
+    case "incident":
+      return `${c.kind}:${c.topic}`;
+    case "procedural":
+      return `${c.kind}:${c.patterns.map((p) => p.topic).join(",")}`;
+    default:
+      return c.kind;
+  }
 }
 
 const at = (field, v) => (v === undefined ? Date.now() : num(field, v));
@@ -217,9 +235,7 @@ function json(field, v, max) {
       const loop = bad[3] ? cycle(v, bad[2]) : undefined;
       const [Kind, what, keys] = loop ? [TypeError, "contains itself (a cycle)", loop] : bad;
       const where = keys.length > 8 ? `${pathText(keys.slice(0, 4))}…${pathText(keys.slice(-2))}` : pathText(keys);
-      const e = new Kind(`${field}${where}: ${what}`);
-      OURS.add(e);
-      throw e;
+      throw ours(new Kind(`${field}${where}: ${what}`));
     }
     text = JSON.stringify(v);
   } catch (e) {
@@ -416,12 +432,36 @@ export class Regulator {
     }
   }
 
-  /** Pure: the same state gives the same decision. */
-  decide() {
+  /**
+   * Pure: the same state gives the same decision. With `{ changedOnly:
+   * true }`, the decision only when what is decided changed since the last
+   * such call (another kind, reason, tool, cause or topic; not a count that
+   * grew), else `null`: an app or adapter hears each one once.
+   */
+  decide(options) {
     const json = this.#core.decideJson();
+    if (options !== undefined) return this.#changed(json, options);
     if (json === undefined) return CONTINUE;
     const concerns = JSON.parse(json);
     return { ...concerns[0], concerns };
+  }
+
+  #heard = "";
+  #heardJson;
+
+  #changed(json, options) {
+    const o = opts("decide options", options);
+    for (const key in o) {
+      if (key !== "changedOnly") throw typeError(`decide.${key}: is not an option; expected changedOnly`);
+    }
+    const d = json === undefined ? CONTINUE : this.decide();
+    if (o.changedOnly === undefined || !bool("decide.changedOnly", o.changedOnly)) return d;
+    if (json === this.#heardJson) return null;
+    this.#heardJson = json;
+    const key = d.concerns.map(identity).join("|");
+    if (key === this.#heard) return null;
+    this.#heard = key;
+    return d;
   }
 
   export() {
@@ -456,11 +496,25 @@ export class Regulator {
     this.#core.merge(text);
   }
 
-  injectCorrections(prompt) {
+  injectCorrections(prompt, options) {
     // Checked as every text is, but never copied into the module (no work
     // there, so no room to make): the core gives what goes in front, and a
     // 1 MB prompt is joined to it, not copied in and out.
     const p = str("prompt", prompt, this.#max, 0);
+    const o = opts("injectCorrections options", options);
+    for (const key in o) {
+      if (key !== "into") throw typeError(`injectCorrections.${key}: is not an option; expected into`);
+    }
+    const into = o.into ?? "request";
+    if (into !== "request" && into !== "system") {
+      throw typeError(`injectCorrections.into: must be "request" or "system", got ${describe(into)}`);
+    }
+    if (into === "system") {
+      // A system prompt is the app's instructions, not the user's request:
+      // it stays first, and the corrections follow it as context.
+      const prelude = this.#core.correctionsPrelude();
+      return prelude === undefined ? p : `${p}\n\n${prelude}`;
+    }
     const head = this.#core.injectionHead();
     return head === undefined ? p : head + p;
   }

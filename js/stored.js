@@ -5,7 +5,7 @@
 /* @ts-self-types="./index.d.ts" */
 import { Regulator } from "./regulator.js";
 import { FORGET, MERGE_BEHIND, REVISION } from "./hidden.js";
-import { StoreError, seal, unseal } from "./envelope.js";
+import { StoreError, invalid, seal, unseal } from "./envelope.js";
 
 const SAVE_DELAY_MS = 250;
 const FAILED = Symbol("failed");
@@ -18,9 +18,9 @@ const BACKOFF_MS = 100;
 
 /** The store key of a user's memory: users never share one. */
 export function memoryKey(userId, namespace = "reins") {
-  if (typeof userId !== "string" || userId === "") throw new TypeError("userId: must be a non-empty string");
+  if (typeof userId !== "string" || userId === "") throw invalid(TypeError, "userId: must be a non-empty string");
   if (typeof namespace !== "string" || !/^[A-Za-z0-9_.-]{1,64}$/.test(namespace)) {
-    throw new TypeError("namespace: must be 1 to 64 letters, digits, '_', '.' or '-'");
+    throw invalid(TypeError, "namespace: must be 1 to 64 letters, digits, '_', '.' or '-'");
   }
   return `${namespace}/memory/${encodeURIComponent(userId)}`;
 }
@@ -29,9 +29,9 @@ export function memoryKey(userId, namespace = "reins") {
 const backupKey = (key) => `${key}#refused`;
 
 function checkStore(store) {
-  if (typeof store !== "object" || store === null) throw new TypeError("store: must be an object with get, set and delete");
+  if (typeof store !== "object" || store === null) throw invalid(TypeError, "store: must be an object with get, set and delete");
   for (const m of ["get", "set", "delete"]) {
-    if (typeof store[m] !== "function") throw new TypeError(`store.${m}: must be a function`);
+    if (typeof store[m] !== "function") throw invalid(TypeError, `store.${m}: must be a function`);
   }
 }
 
@@ -72,9 +72,9 @@ function checkKey(key) {
   const bytes = typeof key === "string" ? new TextEncoder().encode(key).length : key instanceof Uint8Array || key instanceof ArrayBuffer ? key.byteLength : undefined;
   if (bytes === undefined) {
     if (typeof CryptoKey === "function" && key instanceof CryptoKey) return;
-    throw new TypeError("signingKey: must be a string, a Uint8Array, an ArrayBuffer or an HMAC CryptoKey");
+    throw invalid(TypeError, "signingKey: must be a string, a Uint8Array, an ArrayBuffer or an HMAC CryptoKey");
   }
-  if (bytes < 16) throw new RangeError(`signingKey: must be at least 16 bytes, got ${bytes}`);
+  if (bytes < 16) throw invalid(RangeError, `signingKey: must be at least 16 bytes, got ${bytes}`);
 }
 
 const OWN = new Set(["store", "namespace", "saveDelayMs", "storeTexts", "signingKey", "onError", "live"]);
@@ -103,14 +103,14 @@ export class StoredRegulator extends Regulator {
   ready;
 
   constructor(options) {
-    if (typeof options !== "object" || options === null) throw new TypeError("options: must be an object");
+    if (typeof options !== "object" || options === null) throw invalid(TypeError, "options: must be an object");
     // Checked before the core is made: a refused option leaves nothing behind.
     const { store, namespace, saveDelayMs = SAVE_DELAY_MS, storeTexts = true, signingKey, onError, live = true } = options;
     checkStore(store);
-    if (typeof saveDelayMs !== "number" || !(saveDelayMs >= 0)) throw new RangeError("saveDelayMs: must be a number of at least 0");
-    if (typeof storeTexts !== "boolean") throw new TypeError("storeTexts: must be true or false");
-    if (typeof live !== "boolean") throw new TypeError("live: must be true or false");
-    if (onError !== undefined && typeof onError !== "function") throw new TypeError("onError: must be a function");
+    if (typeof saveDelayMs !== "number" || !(saveDelayMs >= 0)) throw invalid(RangeError, "saveDelayMs: must be a number of at least 0");
+    if (typeof storeTexts !== "boolean") throw invalid(TypeError, "storeTexts: must be true or false");
+    if (typeof live !== "boolean") throw invalid(TypeError, "live: must be true or false");
+    if (onError !== undefined && typeof onError !== "function") throw invalid(TypeError, "onError: must be a function");
     checkKey(signingKey);
     memoryKey("-", namespace);
     const config = {};

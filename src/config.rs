@@ -176,6 +176,29 @@ fn check_int(field: &str, value: u64, lo: u64, hi: u64) -> Result<()> {
     Ok(())
 }
 
+/// Spelled alike: one edit apart (two for long names). Bounded: names
+/// longer than 64 bytes are never near.
+fn near(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let most = if a.len().min(b.len()) >= 10 { 2 } else { 1 };
+    if a.len() > 64 || b.len() > 64 || a.len().abs_diff(b.len()) > most || a.len() < 4 {
+        return false;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut row = vec![i + 1];
+        for (j, &y) in b.iter().enumerate() {
+            row.push(
+                (prev[j] + usize::from(x != y))
+                    .min(prev[j + 1] + 1)
+                    .min(row[j] + 1),
+            );
+        }
+        prev = row;
+    }
+    prev[b.len()] <= most
+}
+
 impl Config {
     /// Reads options given as a JSON object (missing fields take their
     /// defaults) and validates them. Errors name the option
@@ -211,7 +234,10 @@ impl Config {
         if let Some(key) = map.keys().find(|k| !known.contains_key(k.as_str())) {
             // `cost_cap_tokens`, `costcaptokens`: the option meant.
             let plain = |k: &str| k.replace('_', "").to_lowercase();
-            let meant = known.keys().find(|k| plain(k) == plain(key));
+            let meant = known
+                .keys()
+                .find(|k| plain(k) == plain(key))
+                .or_else(|| known.keys().find(|k| near(&plain(k), &plain(key))));
             let hint = meant.map_or(String::new(), |m| format!("; did you mean {m}?"));
             return Err(Error::type_error(
                 format!("{field}.{key}"),
@@ -340,6 +366,20 @@ pub const MAX_GLOSSARY_BYTES: usize = 256;
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn near_names_are_one_edit_apart_or_two_when_long() {
+        assert!(near("costcaptokenz", "costcaptokens"));
+        assert!(near("paternthreshold", "patternthreshold"));
+        assert!(near("qualitywindw", "qualitywindow"));
+        assert!(!near("zzz", "zzy"), "too short to guess");
+        assert!(!near("markers", "glossary"));
+        assert!(
+            !near(&"a".repeat(65), &"a".repeat(64)),
+            "long names are never near"
+        );
+    }
+
     use super::*;
 
     #[test]

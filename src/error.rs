@@ -49,6 +49,30 @@ impl Error {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// A stable code for what kind of input was refused (the JS errors
+    /// carry it as `code`): see `code_for`.
+    pub fn code(&self) -> &'static str {
+        code_for(&self.field, &self.message)
+    }
+}
+
+/// The code of a refused input, from the field it names: an option, a
+/// snapshot (a newer one, another user's, or malformed), or an event or
+/// argument. One mapping, used by the core's errors and the JS layer's.
+pub fn code_for(field: &str, message: &str) -> &'static str {
+    let head = field.split(['.', '[']).next().unwrap_or("");
+    match head {
+        "snapshot" if field == "snapshot.version" && message.contains("newer") => {
+            "REINS_SNAPSHOT_VERSION"
+        }
+        "snapshot" if field == "snapshot.userId" && message.contains("users never mix") => {
+            "REINS_SNAPSHOT_USER"
+        }
+        "snapshot" | "memory" | "session" => "REINS_INVALID_SNAPSHOT",
+        "options" | "config" | "userId" => "REINS_INVALID_OPTION",
+        _ => "REINS_INVALID_EVENT",
+    }
 }
 
 impl fmt::Display for Error {
@@ -126,4 +150,38 @@ pub(crate) fn check_len(field: impl fmt::Display, value: &str, max: usize) -> Re
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::*;
+
+    #[test]
+    fn codes_follow_the_field() {
+        let code = |f: &str, m: &str| code_for(f, m);
+        assert_eq!(code("options.costCapTokens", "x"), "REINS_INVALID_OPTION");
+        assert_eq!(code("config.patternThreshold", "x"), "REINS_INVALID_OPTION");
+        assert_eq!(code("userId", "x"), "REINS_INVALID_OPTION");
+        assert_eq!(
+            code("snapshot.version", "is 9, newer than this reins reads"),
+            "REINS_SNAPSHOT_VERSION"
+        );
+        assert_eq!(
+            code("snapshot.version", "must be a whole number"),
+            "REINS_INVALID_SNAPSHOT"
+        );
+        assert_eq!(
+            code("snapshot.userId", "is \"b\", …; users never mix"),
+            "REINS_SNAPSHOT_USER"
+        );
+        assert_eq!(
+            code("memory.corrections[\"t\"][0].text", "x"),
+            "REINS_INVALID_SNAPSHOT"
+        );
+        assert_eq!(code("session.budget", "x"), "REINS_INVALID_SNAPSHOT");
+        assert_eq!(code("cost.tokensOut", "x"), "REINS_INVALID_EVENT");
+        assert_eq!(code("", "x"), "REINS_INVALID_EVENT");
+        let e = Error::range_error("snapshot.version", "is 2, newer than this reins reads");
+        assert_eq!(e.code(), "REINS_SNAPSHOT_VERSION");
+    }
 }

@@ -13,13 +13,16 @@ use crate::{Config, Error, ErrorKind, EventRef, Regulator};
 
 type JsResult<T> = Result<T, JsValue>;
 
-/// A core error as the JS error class its kind names.
+/// A core error as the JS error class its kind names, with its `code`.
 fn js_err(e: Error) -> JsValue {
     let msg = e.to_string();
-    match e.kind() {
+    let err: JsValue = match e.kind() {
         ErrorKind::Type => js_sys::TypeError::new(&msg).into(),
         ErrorKind::Range => js_sys::RangeError::new(&msg).into(),
-    }
+    };
+    // Setting a property on a fresh error object cannot fail.
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &e.code().into());
+    err
 }
 
 /// A JS number as a count: finite, whole, 0 to 2^53 − 1.
@@ -108,6 +111,12 @@ impl RegulatorCore {
     }
 
     /// The longest snapshot `import` and `merge` accept, in UTF-8 bytes.
+    /// The code of an error the JS layer makes about `field` (see `code_for`).
+    #[wasm_bindgen(js_name = errorCode)]
+    pub fn error_code(field: &str, message: &str) -> String {
+        crate::error::code_for(field, message).to_string()
+    }
+
     #[wasm_bindgen(js_name = maxSnapshotBytes)]
     pub fn max_snapshot_bytes() -> u32 {
         crate::state::MAX_SNAPSHOT_BYTES as u32

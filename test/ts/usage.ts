@@ -121,3 +121,11 @@ r.toolResult("t", { durationMs: 5 });
 r.config = r.config;
 const ev: ReinsEvent = { type: "turnStart", message: "hi", atMs: 1 };
 r.event(ev);
+// Decisions heard once, and error codes.
+const once: Decision | null = r.decide({ changedOnly: true });
+once;
+const code: import("reins").ReinsErrorCode = "REINS_INVALID_OPTION";
+code;
+r.injectCorrections("You are helpful.", { into: "system" });
+// @ts-expect-error into is "request" or "system"
+r.injectCorrections("x", { into: "user" });
