@@ -16,6 +16,7 @@ wasm-bindgen --target web --weak-refs --out-dir pkg --out-name reins_core \
 node_modules/.bin/wasm-opt -Oz -ocimfs 1000 --strip-debug --strip-producers \
   pkg/reins_core_bg.wasm -o pkg/reins_core_bg.wasm
 cp js/*.js js/*.d.ts js/package.json pkg/
+mkdir -p pkg/adapters && cp js/adapters/* pkg/adapters/
 cp README.md CHANGELOG.md CONTRIBUTING.md LICENSE-MIT LICENSE-APACHE pkg/
 mkdir -p pkg/docs && cp docs/*.md pkg/docs/
 echo "[build] pkg/reins_core_bg.wasm: $(wc -c < pkg/reins_core_bg.wasm) bytes, $(gzip -9c pkg/reins_core_bg.wasm | wc -c) gzipped" >&2
