@@ -82,7 +82,9 @@ node_modules/.bin/publint run pkg --strict
 # TypeScript 5.8 (test/ts/bare.cts), but attw runs TypeScript 5.6. The .wasm
 # subpath is an asset with no types of its own, so that a project's
 # `declare module "*.wasm"` (Workers: a WebAssembly.Module) types it.
-node_modules/.bin/attw --pack pkg --no-definitely-typed --ignore-rules cjs-resolves-to-esm --exclude-entrypoints ./reins_core_bg.wasm
+# The node16 profile leaves out node10 resolution, which predates `exports`
+# and cannot see subpaths such as reins/ai-sdk.
+node_modules/.bin/attw --pack pkg --profile node16 --no-definitely-typed --ignore-rules cjs-resolves-to-esm --exclude-entrypoints ./reins_core_bg.wasm
 TYPES=$((TYPES + 2))
 SUMMARY+=("types: $TYPES passed")
 
