@@ -9,18 +9,7 @@
 // system prompt, and halts before the first model call when the regulator is
 // already broken. No import of reins itself: it works with any Regulator.
 
-const MAX_RESULT_CHARS = 65536;
-
-/** `value` as JSON would make it (`undefined` members dropped), or `undefined`. */
-function toJson(value) {
-  if (value === undefined) return undefined;
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined; // BigInt, a cycle: the call is still counted, without arguments
-  }
-}
+import { clip, toJson } from "./shared.js";
 
 function toText(value) {
   let text;
@@ -33,8 +22,7 @@ function toText(value) {
       text = String(value);
     }
   }
-  if (text === undefined) text = "";
-  return text.length > MAX_RESULT_CHARS ? text.slice(0, MAX_RESULT_CHARS) : text;
+  return clip(text ?? "");
 }
 
 /** The text of the last message when it is the user's (else `null`: a run resumed after tool results). */
