@@ -9,21 +9,8 @@
 // system prompt, and halts before the first model call when the regulator is
 // already broken. No import of reins itself: it works with any Regulator.
 
-import { clip, toJson } from "./shared.js";
+import { toJson, toText } from "./shared.js";
 
-function toText(value) {
-  let text;
-  if (typeof value === "string") text = value;
-  else if (value instanceof Error) text = value.message;
-  else {
-    try {
-      text = JSON.stringify(value);
-    } catch {
-      text = String(value);
-    }
-  }
-  return clip(text ?? "");
-}
 
 /** The text of the last message when it is the user's (else `null`: a run resumed after tool results). */
 function userText(messages) {

@@ -3,7 +3,7 @@ import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { Serialized } from "@langchain/core/load/serializable";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
-import type { BreakReason, CircuitBreakConcern, Decision, Regulator } from "../index.js";
+import type { Decision, Regulator } from "../index.js";
 
 export interface ReinsCallbackOptions {
   /** Called with each decision once, when it changes (`decide({ changedOnly: true })`), including the `continue` after one. */
@@ -14,16 +14,8 @@ export interface ReinsCallbackOptions {
   signal?: AbortSignal;
 }
 
-/** A circuit break: what a regulated run throws (or rejects with) when reins halts it. */
-export declare class ReinsHaltError extends Error {
-  constructor(decision: CircuitBreakConcern & { readonly concerns: Decision["concerns"] });
-  readonly name: "ReinsHaltError";
-  readonly code: "REINS_HALT";
-  /** The decision that halted the run. */
-  readonly decision: CircuitBreakConcern & { readonly concerns: Decision["concerns"] };
-  /** Why: `decision.reason` (`toolLoop`, `costCap`, …). */
-  readonly reason: BreakReason;
-}
+import { ReinsHaltError } from "./shared.js";
+export { ReinsHaltError };
 
 /**
  * A LangChain callback handler feeding a reins Regulator: the user's last

@@ -12,7 +12,9 @@
 // No import of reins itself: it works with any Regulator.
 
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
-import { clip, toJson } from "./shared.js";
+import { ReinsHaltError, clip, throwQuiet, toJson, toText as baseText } from "./shared.js";
+
+export { ReinsHaltError };
 
 
 
@@ -27,19 +29,10 @@ function contentText(content) {
   return text;
 }
 
+/** A tool's output as text: a message's text content, else as the other adapters do. */
 function toText(value) {
-  let text;
-  if (typeof value === "string") text = value;
-  else if (value instanceof Error) text = value.message;
-  else if (value && typeof value === "object" && "content" in value && contentText(value.content) !== null) text = contentText(value.content);
-  else {
-    try {
-      text = JSON.stringify(value);
-    } catch {
-      text = String(value);
-    }
-  }
-  return clip(text === undefined ? "" : text);
+  const content = value && typeof value === "object" && "content" in value ? contentText(value.content) : null;
+  return content !== null ? clip(content) : baseText(value);
 }
 
 /** The message's role as LangChain names it: `human`, `ai`, `tool`, `system`. */
@@ -67,35 +60,6 @@ function toolName(tool, runName) {
   return typeof id === "string" ? id : "tool";
 }
 
-const armed = new WeakSet();
-
-/**
- * Throw `error` from a handler past LangChain's log line. The callback manager
- * catches what a handler throws and logs `Error in handler …: ${err}` before
- * rethrowing it (`raiseError`); armed for this one tick, the error's string
- * conversion in that line rethrows it, so it reaches the caller unlogged.
- */
-function throwQuiet(error) {
-  armed.add(error);
-  queueMicrotask(() => armed.delete(error));
-  throw error;
-}
-
-/** A circuit break, as an error: thrown (or the signal's reason) to stop the run. */
-export class ReinsHaltError extends Error {
-  constructor(decision) {
-    super(`reins: circuit break (${decision.reason.kind}): ${decision.suggestion}`);
-    this.name = "ReinsHaltError";
-    this.code = "REINS_HALT";
-    this.decision = decision;
-    this.reason = decision.reason;
-  }
-
-  [Symbol.toPrimitive](hint) {
-    if (armed.delete(this)) throw this;
-    return hint === "number" ? NaN : this.toString();
-  }
-}
 
 /** A LangChain callback handler that feeds a reins Regulator and stops the run on a circuit break. */
 export class ReinsCallbackHandler extends BaseCallbackHandler {
