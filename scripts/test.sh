@@ -66,7 +66,7 @@ step "types"
 # resolution); in a Node project (@types/node, no DOM). skipLibCheck is off
 # in the last three, so the shipped .d.ts files are checked too.
 TYPES=0
-for c in tsconfig.json tsconfig.bare.json tsconfig.bare-bundler.json tsconfig.node.json tsconfig.ai-sdk.json; do
+for c in tsconfig.json tsconfig.bare.json tsconfig.bare-bundler.json tsconfig.node.json tsconfig.ai-sdk.json tsconfig.adapters.json; do
   node_modules/.bin/tsc -p "test/ts/$c"
   TYPES=$((TYPES + 1))
 done
