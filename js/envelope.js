@@ -10,7 +10,6 @@
 
 const VERSION = 1;
 const HEAD = /^reins([0-9]{1,6}) ([0-9]{1,10}) ([A-Za-z0-9_-]{43}|-)\n/;
-const keys = new WeakMap();
 const encoder = new TextEncoder();
 
 /** A TypeError or RangeError about an option or argument, with its `code`. */
@@ -29,23 +28,35 @@ export class StoreError extends Error {
   }
 }
 
+/**
+ * A signing key, checked (a regulator checks it when it is made, not at its
+ * first save): the CryptoKey as given, or the secret's raw bytes.
+ */
+export function checkSecret(secret) {
+  if (typeof CryptoKey === "function" && secret instanceof CryptoKey) return secret;
+  const bytes = typeof secret === "string" ? encoder.encode(secret) : secret instanceof Uint8Array || secret instanceof ArrayBuffer ? secret : undefined;
+  if (bytes === undefined) throw invalid(TypeError, "signingKey: must be a string, a Uint8Array, an ArrayBuffer or an HMAC CryptoKey");
+  if (bytes.byteLength < 16) throw invalid(RangeError, `signingKey: must be at least 16 bytes, got ${bytes.byteLength}`);
+  return bytes;
+}
+
+// Imported keys, so a save does not import its key again: by object, and
+// the last secret string (an app has one).
+const keys = new WeakMap();
+let lastText;
+let lastKey;
+
 /** An HMAC-SHA256 key from a secret string, bytes or a CryptoKey. */
 async function hmacKey(secret) {
-  if (typeof secret === "object" && secret !== null && keys.has(secret)) return keys.get(secret);
+  if (typeof secret === "string" ? secret === lastText : keys.has(secret)) return typeof secret === "string" ? lastKey : keys.get(secret);
   if (globalThis.crypto?.subtle === undefined) {
     throw new StoreError("REINS_SIGNING_UNAVAILABLE", "signing: Web Crypto (crypto.subtle) is not available here");
   }
-  let key;
-  if (typeof CryptoKey === "function" && secret instanceof CryptoKey) {
-    key = secret;
-  } else if (typeof secret === "string" || secret instanceof Uint8Array || secret instanceof ArrayBuffer) {
-    const bytes = typeof secret === "string" ? encoder.encode(secret) : secret;
-    if (bytes.byteLength < 16) throw invalid(RangeError, "signingKey: must be at least 16 bytes");
-    key = await crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
-  } else {
-    throw invalid(TypeError, "signingKey: must be a string, a Uint8Array, an ArrayBuffer or an HMAC CryptoKey");
-  }
-  if (typeof secret === "object") keys.set(secret, key);
+  const checked = checkSecret(secret);
+  const raw = checked instanceof Uint8Array || checked instanceof ArrayBuffer;
+  const key = raw ? await crypto.subtle.importKey("raw", checked, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]) : checked;
+  if (typeof secret === "string") [lastText, lastKey] = [secret, key];
+  else keys.set(secret, key);
   return key;
 }
 

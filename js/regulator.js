@@ -98,6 +98,22 @@ function opts(field, v) {
   return v;
 }
 
+/** The options object of `method`, whose only option is `name`. */
+function oneOption(method, options, name) {
+  const o = opts(`${method} options`, options);
+  for (const key in o) {
+    if (key !== name) throw typeError(`${method}.${key}: is not an option; expected ${name}`);
+  }
+  return o;
+}
+
+/** The decision the core's JSON says (`undefined`: continue). */
+function decision(json) {
+  if (json === undefined) return CONTINUE;
+  const concerns = JSON.parse(json);
+  return { ...concerns[0], concerns };
+}
+
 /** What a concern is about, without the counts that grow while it stands. */
 function identity(c) {
   switch (c.kind) {
@@ -440,24 +456,18 @@ export class Regulator {
    */
   decide(options) {
     const json = this.#core.decideJson();
-    if (options !== undefined) return this.#changed(json, options);
-    if (json === undefined) return CONTINUE;
-    const concerns = JSON.parse(json);
-    return { ...concerns[0], concerns };
+    return options === undefined ? decision(json) : this.#changed(json, options);
   }
 
   #heard = "";
   #heardJson;
 
   #changed(json, options) {
-    const o = opts("decide options", options);
-    for (const key in o) {
-      if (key !== "changedOnly") throw typeError(`decide.${key}: is not an option; expected changedOnly`);
-    }
-    const d = json === undefined ? CONTINUE : this.decide();
-    if (o.changedOnly === undefined || !bool("decide.changedOnly", o.changedOnly)) return d;
+    const o = oneOption("decide", options, "changedOnly");
+    if (o.changedOnly === undefined || !bool("decide.changedOnly", o.changedOnly)) return decision(json);
     if (json === this.#heardJson) return null;
     this.#heardJson = json;
+    const d = decision(json);
     const key = d.concerns.map(identity).join("|");
     if (key === this.#heard) return null;
     this.#heard = key;
@@ -470,10 +480,7 @@ export class Regulator {
 
   /** The user's memory alone, without the running task: what an app persists. */
   exportMemory(options) {
-    const o = opts("exportMemory options", options);
-    for (const key in o) {
-      if (key !== "texts") throw typeError(`exportMemory.${key}: is not an option; expected texts`);
-    }
+    const o = oneOption("exportMemory", options, "texts");
     const texts = o.texts === undefined ? true : bool("exportMemory.texts", o.texts);
     return this.#core.exportMemory(texts);
   }
@@ -501,10 +508,7 @@ export class Regulator {
     // there, so no room to make): the core gives what goes in front, and a
     // 1 MB prompt is joined to it, not copied in and out.
     const p = str("prompt", prompt, this.#max, 0);
-    const o = opts("injectCorrections options", options);
-    for (const key in o) {
-      if (key !== "into") throw typeError(`injectCorrections.${key}: is not an option; expected into`);
-    }
+    const o = oneOption("injectCorrections", options, "into");
     const into = o.into ?? "request";
     if (into !== "request" && into !== "system") {
       throw typeError(`injectCorrections.into: must be "request" or "system", got ${describe(into)}`);

@@ -5,7 +5,7 @@
 /* @ts-self-types="./index.d.ts" */
 import { Regulator } from "./regulator.js";
 import { FORGET, MERGE_BEHIND, REVISION } from "./hidden.js";
-import { StoreError, invalid, seal, unseal } from "./envelope.js";
+import { StoreError, checkSecret, invalid, seal, unseal } from "./envelope.js";
 
 const SAVE_DELAY_MS = 250;
 const FAILED = Symbol("failed");
@@ -66,17 +66,6 @@ function locked(key, fn) {
   return locks?.request ? locks.request(`reins:${key}`, fn) : fn();
 }
 
-/** A signing key is checked when the regulator is made, not at its first save. */
-function checkKey(key) {
-  if (key === undefined) return;
-  const bytes = typeof key === "string" ? new TextEncoder().encode(key).length : key instanceof Uint8Array || key instanceof ArrayBuffer ? key.byteLength : undefined;
-  if (bytes === undefined) {
-    if (typeof CryptoKey === "function" && key instanceof CryptoKey) return;
-    throw invalid(TypeError, "signingKey: must be a string, a Uint8Array, an ArrayBuffer or an HMAC CryptoKey");
-  }
-  if (bytes < 16) throw invalid(RangeError, `signingKey: must be at least 16 bytes, got ${bytes}`);
-}
-
 const OWN = new Set(["store", "namespace", "saveDelayMs", "storeTexts", "signingKey", "onError", "live"]);
 
 export class StoredRegulator extends Regulator {
@@ -111,7 +100,7 @@ export class StoredRegulator extends Regulator {
     if (typeof storeTexts !== "boolean") throw invalid(TypeError, "storeTexts: must be true or false");
     if (typeof live !== "boolean") throw invalid(TypeError, "live: must be true or false");
     if (onError !== undefined && typeof onError !== "function") throw invalid(TypeError, "onError: must be a function");
-    checkKey(signingKey);
+    if (signingKey !== undefined) checkSecret(signingKey);
     memoryKey("-", namespace);
     const config = {};
     for (const k of Object.keys(options)) if (!OWN.has(k)) config[k] = options[k];
@@ -417,6 +406,8 @@ export class StoredRegulator extends Regulator {
 
   /** Deletes everything stored for this user and forgets it here and in other tabs. */
   async forget() {
+    // Forgotten before and after a save already under way: that save may
+    // write the old memory back, and the deletes below come after it.
     this.#forgotten();
     await (this.#saving ?? Promise.resolve()).catch(() => {});
     this.#forgotten();

@@ -1,40 +1,14 @@
 // Serves the demo page (www/) and the built package (pkg/, at /pkg/) on
 // 127.0.0.1 and prints the URL. `--port N` (default 8080; 0 or a busy port
 // picks a free one). Nothing but Node; no caching, so a rebuild shows at once.
-import { readFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import { extname, resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { staticServer } from "./static.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DIRS = { "/pkg/": resolve(ROOT, "pkg"), "/": resolve(ROOT, "www") };
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-};
-
 const arg = process.argv.indexOf("--port");
 const wanted = arg > 0 ? Number(process.argv[arg + 1]) : 8080;
-
-const server = createServer(async (req, res) => {
-  let path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-  if (path.endsWith("/")) path += "index.html";
-  const prefix = Object.keys(DIRS).find((p) => path.startsWith(p));
-  const dir = DIRS[prefix];
-  const file = resolve(dir, `.${path.slice(prefix.length - 1)}`);
-  try {
-    if (!file.startsWith(dir + sep)) throw new Error("outside");
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
-    res.end(body);
-  } catch {
-    res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end(`not found: ${path}`);
-  }
-});
+const server = staticServer({ "/pkg/": resolve(ROOT, "pkg"), "/": resolve(ROOT, "www") });
 
 function listen(port) {
   server.once("error", (e) => {

@@ -3,22 +3,15 @@
 // `browser: N passed, N failed`; exits non-zero on any failure.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:http";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { extname, join, resolve, sep } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { listenStatic } from "../../scripts/static.mjs";
 import { PERSIST_TESTS, runPersistTests } from "./persist-driver.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const CHROMIUM = "/usr/bin/chromium";
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-};
 
 function skip(reason) {
   console.log(`browser: skipped (${reason})`);
@@ -40,29 +33,6 @@ function ensureChromium() {
   if (!existsSync(CHROMIUM)) skip(`${CHROMIUM} still missing after apt-get install`);
 }
 
-function serve() {
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    const file = resolve(ROOT, `.${path}`);
-    let body;
-    try {
-      if (!file.startsWith(ROOT + sep)) throw new Error("outside the root");
-      body = await readFile(file);
-    } catch {
-      res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${path}`);
-      return;
-    }
-    // CORS for the sandboxed (opaque-origin) frame of the persistence tests:
-    // its module scripts and wasm fetch are cross-origin requests.
-    res.writeHead(200, {
-      "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-      "cache-control": "no-store",
-      "access-control-allow-origin": "*",
-    });
-    res.end(body);
-  });
-  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
-}
 
 ensureChromium();
 if (!existsSync(join(ROOT, "pkg/reins_core_bg.wasm"))) {
@@ -72,7 +42,9 @@ if (!existsSync(join(ROOT, "pkg/reins_core_bg.wasm"))) {
 const { chromium } = await import("playwright-core");
 
 const results = [];
-const server = await serve();
+// CORS for the sandboxed (opaque-origin) frame of the persistence tests: its
+// module scripts and wasm fetch are cross-origin requests.
+const server = await listenStatic({ "/": ROOT }, { "access-control-allow-origin": "*" });
 const base = `http://127.0.0.1:${server.address().port}`;
 const profile = await mkdtemp(join(tmpdir(), "reins-chromium-"));
 let context;

@@ -9,24 +9,17 @@
 // Prints one summary line `bundlers: N passed, N failed`; exits non-zero on failure.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
+import { copyFile, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { extname, join, resolve, sep } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { listenStatic } from "../../scripts/static.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const HERE = join(ROOT, "test/bundlers");
 const BIN = join(ROOT, "node_modules/.bin");
 const CHROMIUM = "/usr/bin/chromium";
 const EXPECTED = "circuitBreak:toolLoop";
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-};
 
 const html = (script, module = true) =>
   `<!doctype html><meta charset="utf-8"><title>reins</title><link rel="icon" href="data:,"><p id="out">pending</p>` +
@@ -144,6 +137,7 @@ async function build(tmp, c, i) {
   for (const l of c.links ?? []) await symlink(join(ROOT, "node_modules", l), join(proj, "node_modules", l));
   await writeFile(join(proj, "package.json"), JSON.stringify({ name: `app${i}`, private: true, type: c.type }) + "\n");
   await copyFile(join(HERE, c.app[0]), join(proj, c.app[1]));
+  await copyFile(join(HERE, "loop.mjs"), join(proj, "loop.mjs"));
   for (const [name, text] of Object.entries(c.extra ?? {})) await writeFile(join(proj, name), text);
   const t0 = performance.now();
   for (const step of c.steps) {
@@ -160,24 +154,6 @@ async function build(tmp, c, i) {
   return { dir: join(proj, dir), ms, ...(await sizes(join(proj, dir))) };
 }
 
-function serve(root) {
-  const server = createServer(async (req, res) => {
-    let path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    if (path.endsWith("/")) path += "index.html";
-    const file = resolve(root, `.${path}`);
-    let body;
-    try {
-      if (!file.startsWith(root + sep)) throw new Error("outside the root");
-      body = await readFile(file);
-    } catch {
-      res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${path}`);
-      return;
-    }
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
-    res.end(body);
-  });
-  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
-}
 
 if (!existsSync(CHROMIUM)) skip(`${CHROMIUM} missing; install the Debian chromium package`);
 if (!existsSync(join(ROOT, "pkg/reins_core_bg.wasm"))) {
@@ -221,7 +197,7 @@ try {
       if (r.status() >= 400) problems.push(`HTTP ${r.status()} ${r.url()}`);
     });
     // Each build at the root of its own origin, as deployed (Vite's default base is "/").
-    server = await serve(b.dir);
+    server = await listenStatic({ "/": b.dir });
     const t0 = performance.now();
     let shown = "";
     try {
