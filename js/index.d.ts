@@ -8,6 +8,42 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export type TokenBasis = "output" | "total";
 
 /**
+ * A chat-completions message as OpenAI's API (and most providers and
+ * gateways) writes it; only the fields reins reads are typed, so the
+ * OpenAI SDK's own message types fit.
+ */
+export interface ChatMessage {
+  /** `system`, `developer`, `user`, `assistant`, `tool` or `function`. */
+  role: string;
+  /** Text, or parts whose `text` is read (images and audio carry no words). */
+  content?: string | null | readonly (string | { type?: string; text?: string | null })[];
+  name?: string;
+  tool_calls?: readonly ChatToolCall[] | null;
+  tool_call_id?: string;
+  function_call?: { name: string; arguments?: string | null } | null;
+}
+
+/** An entry of `tool_calls`: a function call, or a custom tool's free-text call. */
+export interface ChatToolCall {
+  id?: string;
+  type?: string;
+  function?: { name: string; arguments?: string | null };
+  custom?: { name: string; input?: string | null };
+}
+
+/** A chat-completions response body, as far as reins reads it. */
+export interface ChatCompletion {
+  choices?: readonly { message?: ChatMessage | null }[] | null;
+  /** Token counts as numbers (or numeric strings); `input_tokens`/`output_tokens` too. */
+  usage?: {
+    prompt_tokens?: number | string;
+    completion_tokens?: number | string;
+    input_tokens?: number | string;
+    output_tokens?: number | string;
+  } | null;
+}
+
+/**
  * Which tool-loop rule runs: `"fingerprint"` (name + canonical arguments,
  * progress judged from results, nudge then halt) or the reference rule
  * `"consecutiveSameTool"` (the same name N times in a row).
@@ -20,6 +56,12 @@ export interface Config {
   costCapTokens: number;
   /** Which tokens count against the cap. Default `"output"`. */
   tokenCapBasis: TokenBasis;
+  /**
+   * How long the budget lasts: `"session"` (default) until `resetSession()`,
+   * or `"turn"`: spend starts over with each `turnStart`, as fits a chat app
+   * where every request is a task (quality samples are kept).
+   */
+  costCapScope: "session" | "turn";
   /** Optional money budget, in the unit of `cost({ usd })`. Default `null` (none). */
   costCapUsd: number | null;
   /** Halt over budget even when no quality feedback was ever sent. Default `true`. */
@@ -490,6 +532,29 @@ export declare class Regulator {
   setConfig(options: Partial<Config>): void;
   /** Starts a new task: spend, quality and the current turn reset; memory stays. */
   resetSession(): void;
+
+  /**
+   * Reads one OpenAI-style chat-completions request's `messages` (an array
+   * or its JSON text), for an app that sees requests rather than its agent's
+   * loop (a gateway, a proxy). The messages up to the last assistant message
+   * are the conversation so far: a regulator that has seen nothing of this
+   * session (new, restored, or after `resetSession()`) catches up on them
+   * without learning from them again (the memory did when they were new),
+   * with each answer's spend estimated from its text; one that followed the
+   * conversation skips them. The messages after the last answer (the user's
+   * new message, tool results) are fed as events. `atMs` is the last
+   * message's time (earlier ones are spaced a second apart). Long texts are
+   * clipped to `maxTextBytes`. Throws naming the field (`messages[3].role`)
+   * and changes nothing on bad input.
+   */
+  chatRequest(messages: readonly ChatMessage[] | string, options?: { atMs?: number }): void;
+  /**
+   * Reads one chat-completions response body (an object or its JSON text):
+   * its first choice's text and tool calls, and its `usage` (output
+   * estimated from the text when absent). `durationMs` is the call's
+   * wall-clock time.
+   */
+  chatResponse(body: ChatCompletion | string, options?: { atMs?: number; durationMs?: number }): void;
 
   /** Releases the wasm memory now (it is also released when garbage-collected). */
   free(): void;

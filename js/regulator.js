@@ -141,7 +141,7 @@ function fields() {
 }
 
 function sizes() {
-  limits ??= { snapshot: RegulatorCore.maxSnapshotBytes(), config: RegulatorCore.maxConfigBytes() };
+  limits ??= { snapshot: RegulatorCore.maxSnapshotBytes(), config: RegulatorCore.maxConfigBytes(), chat: RegulatorCore.maxChatBytes() };
   return limits;
 }
 
@@ -267,6 +267,9 @@ function json(field, v, max) {
   room(field, text.length, TEXT_WORK);
   return text;
 }
+
+/** A chat request's messages or a response body as JSON text. */
+const chatText = (field, v) => (typeof v === "string" ? str(field, v, sizes().chat) : json(field, v, sizes().chat));
 
 /** Options as the core's JSON: `undefined` means not given. */
 function optionsJson(options) {
@@ -590,6 +593,30 @@ export class Regulator {
 
   resetSession() {
     this.#core.resetSession();
+  }
+
+  /**
+   * One chat-completions request's `messages` (an array, or its JSON text):
+   * a regulator that has seen nothing of this session catches up on the
+   * conversation so far without learning from it again; then the messages
+   * after the last answer are fed.
+   */
+  chatRequest(messages, options) {
+    const text = chatText("chatRequest.messages", messages);
+    const t = at("chatRequest.atMs", oneOption("chatRequest", options, "atMs").atMs);
+    this.#core.chatRequest(text, t);
+  }
+
+  /** One chat-completions response body (an object, or its JSON text): the answer, its tool calls, its usage. */
+  chatResponse(body, options) {
+    const text = chatText("chatResponse.body", body);
+    const o = opts("chatResponse options", options);
+    for (const key in o) {
+      if (key !== "atMs" && key !== "durationMs") throw typeError(`chatResponse.${key}: is not an option; expected atMs or durationMs`);
+    }
+    const t = at("chatResponse.atMs", o.atMs);
+    const d = o.durationMs === undefined ? 0 : num("chatResponse.durationMs", o.durationMs);
+    this.#core.chatResponse(text, t, d);
   }
 
   free() {

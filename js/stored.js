@@ -168,7 +168,7 @@ export class StoredRegulator extends Regulator {
   // of the memory's revision (one number from the module). The others
   // (tool calls, spend, decide) are inherited as they are.
   static {
-    for (const name of ["turnStart", "turnComplete", "qualityFeedback", "userCorrection", "event", "dismissRule", "merge", "setConfig"]) {
+    for (const name of ["turnStart", "turnComplete", "qualityFeedback", "userCorrection", "event", "dismissRule", "merge", "setConfig", "chatRequest", "chatResponse"]) {
       const base = Regulator.prototype[name];
       Object.defineProperty(this.prototype, name, {
         value: {

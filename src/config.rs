@@ -22,6 +22,19 @@ pub enum TokenBasis {
     Total,
 }
 
+/// How long the token and money budget lasts before it starts over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum CostScope {
+    /// The whole session, until `reset_session` (an agent run per regulator).
+    #[default]
+    Session,
+    /// Each user turn: spend starts over at every `TurnStart` (a chat app,
+    /// where each request is a task and a long friendly chat is no runaway).
+    /// Quality samples are kept.
+    Turn,
+}
+
 /// Which tool-loop rule runs. A detector is a pure function of the turn's tool
 /// history (see `detect::tools`), so a new rule is a new variant here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -49,6 +62,8 @@ pub struct Config {
     pub cost_cap_tokens: u64,
     /// Which tokens count against the cap.
     pub token_cap_basis: TokenBasis,
+    /// Whether the caps hold for the session or for each user turn.
+    pub cost_cap_scope: CostScope,
     /// Optional money budget (same unit as `cost.usd`), reached when spent ≥ cap.
     pub cost_cap_usd: Option<f64>,
     /// Halt over budget even when no quality feedback was ever sent
@@ -122,6 +137,7 @@ impl Default for Config {
         Self {
             cost_cap_tokens: 10_000,
             token_cap_basis: TokenBasis::Output,
+            cost_cap_scope: CostScope::Session,
             cost_cap_usd: None,
             halt_over_cap_without_quality: true,
             poor_quality_mean: 0.5,

@@ -26,6 +26,7 @@
 //! # Ok::<(), reins::Error>(())
 //! ```
 
+pub mod chat;
 pub mod config;
 pub mod decision;
 pub mod detect;
@@ -41,7 +42,7 @@ pub mod text;
 mod wasm;
 pub(crate) mod work;
 
-pub use config::{Config, TokenBasis, ToolLoopRule};
+pub use config::{Config, CostScope, TokenBasis, ToolLoopRule};
 pub use decision::{BreakReason, CorrectionPattern, Decision, DecisionKind, LoopPattern, Verdict};
 pub use error::{Error, ErrorKind, Result};
 pub use event::{Args, EffectHint, Event, EventRef};

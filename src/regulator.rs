@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::config::{Config, ToolLoopRule};
+use crate::chat;
+use crate::config::{Config, CostScope, ToolLoopRule};
 use crate::decision::{
     BreakReason, CorrectionPattern, Decision, Verdict, nudge_suggestion, suggestion,
 };
@@ -50,6 +51,9 @@ pub struct Regulator {
     link_keys: LinkKeys,
     /// See `memory_revision`.
     revision: u64,
+    /// Off while `chat_request` catches up on an answer a later user turn
+    /// supersedes: its drift verdict would be dropped unread.
+    judge_drift: bool,
 }
 
 /// What is derived from the correction records on first use after they (or
@@ -126,6 +130,7 @@ impl Regulator {
             derived: Derived::default(),
             link_keys: LinkKeys::default(),
             revision: 0,
+            judge_drift: true,
         })
     }
 
@@ -171,6 +176,73 @@ impl Regulator {
     pub fn reset_session(&mut self) {
         self.session = Session::default();
         self.derived.pattern.take();
+    }
+
+    /// Reads one chat-completions request's `messages` (see [`crate::chat`]).
+    /// A regulator that has seen nothing of this session yet (new, restored
+    /// or reset) first catches up on the history without learning from it
+    /// again: the memory learned from those messages when they were news,
+    /// and is left exactly as it was. One that followed the conversation
+    /// skips the history. Then the news is fed. On error nothing has changed.
+    pub fn chat_request(
+        &mut self,
+        messages: &serde_json::Value,
+        end_ms: Option<u64>,
+    ) -> Result<()> {
+        let chat = chat::request(messages, end_ms, self.config.max_text_bytes as usize)?;
+        let mut next = self.clone();
+        let s = &next.session;
+        if s.turns == 0 && s.tool_calls_total == 0 && s.budget.cost_events == 0 {
+            let (memory, revision) = (next.memory.clone(), next.revision);
+            // An answer's drift verdict lasts until the next user turn.
+            let is_turn = |e: &Event| matches!(e, Event::TurnStart { .. });
+            let last_turn = match chat.news.iter().any(is_turn) {
+                true => Some(chat.history.len()),
+                false => chat.history.iter().rposition(is_turn),
+            };
+            for (k, e) in chat.history.iter().enumerate() {
+                next.judge_drift = last_turn.is_none_or(|t| k > t);
+                let applied = next.on_event(e);
+                next.judge_drift = true;
+                applied?;
+            }
+            next.memory = memory;
+            next.revision = revision;
+            // Records filed during the catch-up are gone with it.
+            next.session.episode_records.clear();
+            if let Some(last) = next.session.last_response.as_mut() {
+                last.implicit_id = None;
+            }
+            next.derived = Derived::default();
+            next.reindex_topics();
+        }
+        for e in &chat.news {
+            next.on_event(e)?;
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// Reads one chat-completions response body: the answer, its tool calls
+    /// and its cost (see [`crate::chat::response`]). On error nothing has changed.
+    pub fn chat_response(
+        &mut self,
+        body: &serde_json::Value,
+        at_ms: Option<u64>,
+        duration_ms: u64,
+    ) -> Result<()> {
+        let events = chat::response(
+            body,
+            at_ms,
+            duration_ms,
+            self.config.max_text_bytes as usize,
+        )?;
+        let mut next = self.clone();
+        for e in &events {
+            next.on_event(e)?;
+        }
+        *self = next;
+        Ok(())
     }
 
     /// Ingests one owned event.
@@ -370,6 +442,9 @@ impl Regulator {
         let facts = drift::task_facts(message, &task);
         let s = &mut self.session;
         s.turns = s.turns.saturating_add(1);
+        if self.config.cost_cap_scope == CostScope::Turn {
+            s.budget.reset_spend();
+        }
         let previous = std::mem::replace(&mut s.task, task);
         if !previous.is_empty() {
             s.context.push_back(previous);
@@ -590,19 +665,20 @@ impl Regulator {
         let read = crate::detect::failing::read_reply(response);
         let s = &mut self.session;
         s.failing.turn_complete(s.turns, &s.topic, read.failure);
-        let tools_bag = KeywordBag::from_text(&s.tool_text);
-        let mut anchors: Vec<&KeywordBag> = vec![&s.task];
-        anchors.extend(s.context.iter());
-        anchors.push(&tools_bag);
-        let report = drift::judge(
-            &s.facts,
-            &anchors,
-            &self.glossary,
-            response,
-            &keywords,
-            self.config.drift_warn_threshold,
-        );
-        s.drift = Some(report);
+        s.drift = self.judge_drift.then(|| {
+            let tools_bag = KeywordBag::from_text(&s.tool_text);
+            let mut anchors: Vec<&KeywordBag> = vec![&s.task];
+            anchors.extend(s.context.iter());
+            anchors.push(&tools_bag);
+            drift::judge(
+                &s.facts,
+                &anchors,
+                &self.glossary,
+                response,
+                &keywords,
+                self.config.drift_warn_threshold,
+            )
+        });
         s.response = Some(Response {
             keywords,
             shape: Shape::of(response),
@@ -1062,6 +1138,7 @@ impl Regulator {
             derived: Derived::default(),
             link_keys: LinkKeys::default(),
             revision: 0,
+            judge_drift: true,
         };
         r.reindex_topics();
         r.refresh_tool_finding(false);

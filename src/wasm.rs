@@ -123,6 +123,11 @@ impl RegulatorCore {
     }
 
     /// The longest options text accepted, in UTF-8 bytes.
+    #[wasm_bindgen(js_name = maxChatBytes)]
+    pub fn max_chat_bytes() -> u32 {
+        crate::chat::MAX_CHAT_BYTES as u32
+    }
+
     #[wasm_bindgen(js_name = maxConfigBytes)]
     pub fn max_config_bytes() -> u32 {
         crate::config::MAX_CONFIG_BYTES as u32
@@ -394,6 +399,30 @@ impl RegulatorCore {
     #[wasm_bindgen(js_name = resetSession)]
     pub fn reset_session(&mut self) {
         self.inner.reset_session();
+    }
+
+    /// A chat-completions request's `messages`, as JSON text.
+    #[wasm_bindgen(js_name = chatRequest)]
+    pub fn chat_request(&mut self, messages_json: &str, end_ms: Option<f64>) -> JsResult<()> {
+        let end_ms = at("chatRequest.atMs", end_ms)?;
+        let messages = crate::chat::parse("messages", messages_json).map_err(js_err)?;
+        self.inner.chat_request(&messages, end_ms).map_err(js_err)
+    }
+
+    /// A chat-completions response body, as JSON text.
+    #[wasm_bindgen(js_name = chatResponse)]
+    pub fn chat_response(
+        &mut self,
+        body_json: &str,
+        at_ms: Option<f64>,
+        duration_ms: f64,
+    ) -> JsResult<()> {
+        let at_ms = at("chatResponse.atMs", at_ms)?;
+        let duration_ms = count("chatResponse.durationMs", duration_ms)?;
+        let body = crate::chat::parse("response", body_json).map_err(js_err)?;
+        self.inner
+            .chat_response(&body, at_ms, duration_ms)
+            .map_err(js_err)
     }
 
     #[wasm_bindgen(js_name = maxTextBytes)]

@@ -38,7 +38,7 @@ fn restore_keeps_the_memory_but_takes_current_options_and_a_fresh_session() {
     );
     let saved = a.export_memory(true);
     assert!(
-        !saved.contains("\"session\""),
+        !saved.contains("\"session\":"),
         "the running task is not persisted"
     );
 

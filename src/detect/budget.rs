@@ -25,6 +25,15 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// Starts spend over (a new task); the quality trend stays.
+    pub fn reset_spend(&mut self) {
+        let quality = std::mem::take(&mut self.quality);
+        *self = Self {
+            quality,
+            ..Self::default()
+        };
+    }
+
     pub fn record_cost(
         &mut self,
         tokens_in: u64,

@@ -51,6 +51,14 @@ pub fn events_from_openai(messages: &Value) -> Result<Vec<Event>> {
 
 /// [`events_from_openai`], with error paths rooted at `path`.
 pub(crate) fn events_at(messages: &Value, path: &str) -> Result<Vec<Event>> {
+    Ok(indexed_events(messages, path)?
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect())
+}
+
+/// [`events_at`], each event with the index of the message it came from.
+pub(crate) fn indexed_events(messages: &Value, path: &str) -> Result<Vec<(usize, Event)>> {
     let list = messages.as_array().ok_or_else(|| {
         Error::type_error(
             path,
@@ -81,17 +89,23 @@ pub(crate) fn events_at(messages: &Value, path: &str) -> Result<Vec<Event>> {
         };
         match role {
             "system" | "developer" => {}
-            "user" => events.push(Event::TurnStart {
-                message: content(obj, &here)?,
-                at_ms,
-            }),
+            "user" => events.push((
+                i,
+                Event::TurnStart {
+                    message: content(obj, &here)?,
+                    at_ms,
+                },
+            )),
             "assistant" => {
                 let text = content(obj, &here)?;
                 if !text.trim().is_empty() {
-                    events.push(Event::TurnComplete {
-                        response: text,
-                        at_ms,
-                    });
+                    events.push((
+                        i,
+                        Event::TurnComplete {
+                            response: text,
+                            at_ms,
+                        },
+                    ));
                 }
                 match obj.get("tool_calls") {
                     None | Some(Value::Null) => {}
@@ -107,7 +121,7 @@ pub(crate) fn events_at(messages: &Value, path: &str) -> Result<Vec<Event>> {
                             {
                                 calls.push((id.clone(), name.clone()));
                             }
-                            events.push(event);
+                            events.push((i, event));
                         }
                     }
                     Some(other) => {
@@ -122,14 +136,17 @@ pub(crate) fn events_at(messages: &Value, path: &str) -> Result<Vec<Event>> {
                     Some(f) => {
                         let at = format!("{here}.function_call");
                         let (name, args) = function(f, &at)?;
-                        events.push(Event::ToolCall {
-                            name,
-                            args,
-                            call_id: None,
-                            side_effect: None,
-                            read_only: None,
-                            at_ms,
-                        });
+                        events.push((
+                            i,
+                            Event::ToolCall {
+                                name,
+                                args,
+                                call_id: None,
+                                side_effect: None,
+                                read_only: None,
+                                at_ms,
+                            },
+                        ));
                     }
                 }
             }
@@ -152,15 +169,18 @@ pub(crate) fn events_at(messages: &Value, path: &str) -> Result<Vec<Event>> {
                     }
                 };
                 let result = content(obj, &here)?;
-                events.push(Event::ToolResult {
-                    name,
-                    ok: !looks_like_error(&result),
-                    duration_ms: 0,
-                    error: None,
-                    result: Some(result),
-                    call_id,
-                    at_ms,
-                });
+                events.push((
+                    i,
+                    Event::ToolResult {
+                        name,
+                        ok: !looks_like_error(&result),
+                        duration_ms: 0,
+                        error: None,
+                        result: Some(result),
+                        call_id,
+                        at_ms,
+                    },
+                ));
             }
             other => {
                 return Err(Error::type_error(
@@ -184,16 +204,18 @@ pub fn looks_like_error(content: &str) -> bool {
 }
 
 /// One entry of `tool_calls`: `{id?, type?, function: {name, arguments?}}`.
-fn tool_call(call: &Value, here: &str, at_ms: Option<u64>) -> Result<Event> {
+pub(crate) fn tool_call(call: &Value, here: &str, at_ms: Option<u64>) -> Result<Event> {
     let obj = call.as_object().ok_or_else(|| {
         Error::type_error(here, format!("must be an object, got {}", describe(call)))
     })?;
     let call_id = optional_str(obj, "id", here)?;
     let function_at = format!("{here}.function");
-    let f = obj
-        .get("function")
-        .ok_or_else(|| Error::type_error(function_at.as_str(), "is missing"))?;
-    let (name, args) = function(f, &function_at)?;
+    let (name, args) = match (obj.get("function"), obj.get("custom")) {
+        (Some(f), _) => function(f, &function_at)?,
+        // A custom tool's input is free text: `{name, input}`.
+        (None, Some(c)) => custom(c, &format!("{here}.custom"))?,
+        (None, None) => return Err(Error::type_error(function_at.as_str(), "is missing")),
+    };
     Ok(Event::ToolCall {
         name,
         args,
@@ -222,8 +244,19 @@ fn function(f: &Value, here: &str) -> Result<(String, Option<Value>)> {
     Ok((name, args))
 }
 
+/// A custom tool call, `{name, input?}`: its input is kept as text.
+fn custom(c: &Value, here: &str) -> Result<(String, Option<Value>)> {
+    let obj = c.as_object().ok_or_else(|| {
+        Error::type_error(here, format!("must be an object, got {}", describe(c)))
+    })?;
+    let name = optional_str(obj, "name", here)?
+        .ok_or_else(|| Error::type_error(format!("{here}.name"), "is missing"))?;
+    let input = optional_str(obj, "input", here)?.filter(|s| !s.trim().is_empty());
+    Ok((name, input.map(Value::String)))
+}
+
 /// A message's `content` as text: a string, nothing, or text parts.
-fn content(obj: &Map<String, Value>, here: &str) -> Result<String> {
+pub(crate) fn content(obj: &Map<String, Value>, here: &str) -> Result<String> {
     match obj.get("content") {
         None | Some(Value::Null) => Ok(String::new()),
         Some(Value::String(s)) => Ok(s.clone()),

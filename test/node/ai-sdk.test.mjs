@@ -5,15 +5,8 @@ import { generateText, streamText, tool, jsonSchema, stepCountIs } from "ai";
 import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
 import { Regulator } from "../../pkg/entry-node.js";
 import { regulate } from "../../pkg/adapters/ai-sdk.js";
+import { usage, stop, toolCalls, call } from "./helpers/ai-mock.mjs";
 
-const usage = (input, output) => ({
-  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: output, text: output, reasoning: 0 },
-});
-const stop = { unified: "stop", raw: "stop" };
-const toolCalls = { unified: "tool-calls", raw: "tool_calls" };
-let ids = 0;
-const call = (toolName, args) => ({ type: "tool-call", toolCallId: `call_${++ids}`, toolName, input: JSON.stringify(args) });
 
 const tools = {
   get_tracking: tool({

@@ -1,24 +1,13 @@
 // Runs pkg/ inside raw workerd (config.capnp) on a free local port and drives
 // it over HTTP. Prints `workerd: N passed, N failed`; the child is killed on
 // every path out, and the run exits non-zero on any failure.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { proxyCases } from "./proxy-cases.mjs";
+import { startWorkerd } from "./serve.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const WORKERD = `${ROOT}node_modules/.bin/workerd`;
-const CONFIG = fileURLToPath(new URL("config.capnp", import.meta.url));
 const T0 = 1_732_000_000_000;
-
-const freePort = () =>
-  new Promise((ok, fail) => {
-    const s = createServer().once("error", fail);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
 
 const results = [];
 const notes = []; // facts worth seeing in the log, printed with the results
@@ -39,39 +28,13 @@ if (!existsSync(`${ROOT}pkg/reins_core_bg.wasm`)) {
   process.exit(1);
 }
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const child = spawn(WORKERD, ["serve", CONFIG, "--socket-addr", `http=127.0.0.1:${port}`], {
-  stdio: ["ignore", "pipe", "pipe"],
-  detached: true, // own process group, so a JS launcher's native child dies with it
-});
-let log = "";
-const tail = () => (log.length > 2000 ? `…${log.slice(-2000)}` : log);
-child.stdout.on("data", (d) => (log += d));
-child.stderr.on("data", (d) => (log += d));
-let exited = null;
-child.on("exit", (code, signal) => (exited = signal ?? code));
-const kill = () => {
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {} // already gone
-};
-process.on("exit", kill);
+let tail = () => "";
+let kill = () => {};
 const watchdog = setTimeout(() => {
-  console.log(`workerd: timed out after 20 s\n${tail()}`);
+  console.log(`workerd: timed out after 40 s\n${tail()}`);
   process.exit(1); // the exit hook kills the child
-}, 20_000);
-
-async function waitUp() {
-  for (let i = 0; i < 200; i++) {
-    if (exited !== null) throw new Error(`workerd exited (${exited}) before serving:\n${tail()}`);
-    try {
-      if ((await fetch(`${base}/health`, { signal: AbortSignal.timeout(1000) })).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`workerd not up after 5 s:\n${tail()}`);
-}
+}, 40_000);
+let base;
 
 const post = async (body) => {
   const res = await fetch(`${base}/turn`, { method: "POST", body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
@@ -83,7 +46,7 @@ const call = (i) => [
 ];
 
 try {
-  await waitUp();
+  ({ base, tail, kill } = await startWorkerd());
   await check("GET /scenario: shared scenario passes in workerd", async () => {
     const res = await fetch(`${base}/scenario`, { signal: AbortSignal.timeout(5000) });
     const { failures, seen } = await res.json();
@@ -245,6 +208,7 @@ try {
     assert(m2.count === 1 && m2.texts[0] === "Keep it under 300 words.", `after the refusal: ${JSON.stringify(m2.texts)}`);
     assert(m2.keys.length === 2 && m2.keys.includes(`${t.key}#refused`), `keys ${JSON.stringify(m2.keys)}`);
   });
+  await proxyCases({ base, check, assert, notes });
 } catch (e) {
   results.push({ name: "runner", ok: false, detail: String(e?.stack ?? e) });
 } finally {
@@ -255,6 +219,6 @@ try {
 const failed = results.filter((r) => !r.ok);
 for (const r of results) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `\n     ${r.detail.replaceAll("\n", "\n     ")}`}`);
 for (const n of notes) console.log(`note ${n}`);
-if (failed.length && log) console.log(`workerd output:\n${tail()}`);
+if (failed.length) console.log(`workerd output:\n${tail()}`);
 console.log(`workerd: ${results.length - failed.length} passed, ${failed.length} failed`);
 process.exit(failed.length || results.length === 0 ? 1 : 0);

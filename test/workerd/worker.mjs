@@ -1,8 +1,11 @@
 // The Worker under test. Regulators are created inside fetch(): workerd
 // forbids randomness at global scope, and the constructor draws a random id.
-import { DurableObject } from "cloudflare:workers";
-import { Regulator, openRegulator, durableObjectStore, memoryKey } from "./pkg/entry-workerd.js";
+import { Regulator, openRegulator, memoryKey } from "./pkg/entry-workerd.js";
+import { ReinsMemory, durableObjectMemory } from "./pkg/adapters/workers.js";
 import { runScenario } from "./shared/scenario.mjs";
+import { proxyRoute } from "./proxy.mjs";
+
+export { ReinsMemory };
 
 // One request = one step of an agent loop: restore the user's regulator from
 // the snapshot the caller kept (KV, a Durable Object, a cookie…), apply the
@@ -20,25 +23,14 @@ async function turn(request) {
 }
 
 // One Durable Object per user (idFromName(userId)) holds that user's memory
-// in its storage and serves it as a store over JS RPC. A Durable Object runs
-// one event at a time and delivers none while its storage is read, so
-// durableObjectStore's setIf (read, compare, write) is atomic here.
-export class UserMemory extends DurableObject {
-  #store = durableObjectStore(this.ctx.storage);
+// in its storage and serves it as a store over JS RPC: reins/workers'
+// ReinsMemory, counting the compare-and-sets that found the value changed.
+export class UserMemory extends ReinsMemory {
   /** setIf calls that found the value changed (test instrumentation). */
   #conflicts = 0;
 
-  get(key) {
-    return this.#store.get(key);
-  }
-  set(key, value) {
-    return this.#store.set(key, value);
-  }
-  delete(key) {
-    return this.#store.delete(key);
-  }
   async setIf(key, expected, value) {
-    const ok = await this.#store.setIf(key, expected, value);
+    const ok = await super.setIf(key, expected, value);
     if (!ok) this.#conflicts++;
     return ok;
   }
@@ -59,16 +51,7 @@ export class UserMemory extends DurableObject {
 
 /** The store the regulator sees: each call goes to the user's Durable Object. */
 function userStore(env, userId) {
-  const stub = env.USER_MEMORY.get(env.USER_MEMORY.idFromName(userId));
-  return {
-    stub,
-    store: {
-      get: (key) => stub.get(key),
-      set: (key, value) => stub.set(key, value),
-      delete: (key) => stub.delete(key),
-      setIf: (key, expected, value) => stub.setIf(key, expected, value),
-    },
-  };
+  return { stub: env.USER_MEMORY.get(env.USER_MEMORY.idFromName(userId)), store: durableObjectMemory(env.USER_MEMORY, userId) };
 }
 
 /** Opens the user's stored regulator, collecting what onError reports. */
@@ -149,10 +132,12 @@ function runtime() {
 }
 
 export default {
-  async fetch(request, env) {
+  async fetch(request, env, ctx) {
     const url = new URL(request.url);
     const { pathname } = url;
     try {
+      const proxied = proxyRoute(request, env, ctx);
+      if (proxied !== undefined) return await proxied;
       if (pathname === "/health") return new Response("ok");
       if (pathname === "/scenario") return Response.json(runScenario(Regulator));
       if (pathname === "/turn" && request.method === "POST") return await turn(request);
