@@ -20,7 +20,7 @@ function minified(file, names, external) {
     minify: true,
     format: "esm",
     write: false,
-    external: external.map((f) => `${pkg}${f}`).concat(external.map((f) => `./${f}`), ["node:*"]),
+    external: external.map((f) => `${pkg}${f}`).concat(external.map((f) => `./${f}`), ["node:*", "cloudflare:*", "ai", "@langchain/*", "@openai/*", "@opentelemetry/*"]),
     logLevel: "error",
   });
   return Buffer.from(out.outputFiles[0].contents);
@@ -30,6 +30,11 @@ row("pkg/reins_core_bg.wasm", readFileSync(`${pkg}reins_core_bg.wasm`));
 row("core wrapper (regulator.js + wasm glue)", minified("regulator.js", ["Regulator"], []));
 row("persistence (stored, stores, envelope)", minified("api.js", ["openRegulator", "StoredRegulator", "forget", "memoryKey", "memoryStore", "localStorageStore", "indexedDbStore", "workersKvStore", "durableObjectStore", "denoKvStore", "redisStore", "StoreError", "signSnapshot", "verifySnapshot"], ["regulator.js", "reins_core.js"]));
 row("reins/file-store", minified("file-store.js", ["fileStore"], []));
+// The adapters, with what they share; the package's core modules and the frameworks external.
+const core = ["entry-workerd.js", "regulator.js", "api.js", "reins_core.js"];
+for (const [name, names] of [["ai-sdk", ["regulate"]], ["langchain", ["ReinsCallbackHandler", "ReinsHaltError"]], ["openai-agents", ["regulate", "ReinsHaltError"]], ["otel", ["ReinsSpanProcessor"]], ["workers", ["withReins", "ReinsMemory", "durableObjectMemory"]]]) {
+  row(`reins/${name}`, minified(`adapters/${name}.js`, names, core.map((f) => `../${f}`).concat(core)));
+}
 
 // The demo page as a browser fetches it: each file compressed on its own.
 const www = new URL("../www/", import.meta.url).pathname;

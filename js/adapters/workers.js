@@ -80,17 +80,38 @@ function readStream(stream) {
   };
   let done;
   const ended = new Promise((ok) => (done = ok));
-  const copy = stream.pipeThrough(new TransformStream({
-    transform(chunk, out) {
-      out.enqueue(chunk);
-      lines(decoder.decode(chunk, { stream: true }));
+  let settled = false;
+  // Also when the client hangs up or the upstream fails: what came so far.
+  const finish = () => {
+    if (settled) return;
+    settled = true;
+    lines(`${decoder.decode()}\n`);
+    const toolCalls = calls.filter((c) => c && c.function.name);
+    done({ choices: [{ message: { role: "assistant", content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) } }], usage });
+  };
+  const reader = stream.getReader();
+  const copy = new ReadableStream({
+    async pull(out) {
+      let next;
+      try {
+        next = await reader.read();
+      } catch (e) {
+        finish();
+        throw e;
+      }
+      if (next.done) {
+        finish();
+        out.close();
+        return;
+      }
+      out.enqueue(next.value);
+      lines(decoder.decode(next.value, { stream: true }));
     },
-    flush() {
-      lines(`${decoder.decode()}\n`);
-      const toolCalls = calls.filter((c) => c && c.function.name);
-      done({ choices: [{ message: { role: "assistant", content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) } }], usage });
+    cancel(reason) {
+      finish();
+      return reader.cancel(reason);
     },
-  }));
+  });
   return { copy, ended };
 }
 
@@ -185,6 +206,8 @@ export function withReins(handler, options = {}) {
     }
     const headers = new Headers(res.headers);
     headers.set("x-reins-decision", d.kind);
+    // The body is passed on decoded (fetch decompressed it): the runtime sets its length.
+    headers.delete("content-length");
     if (!res.ok || res.body === null) {
       ctx?.waitUntil?.(finish(false));
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers });

@@ -89,6 +89,25 @@ export async function proxyCases({ base, check, assert, notes }) {
       assert(m["reins.tool_total_calls"] === 1, `tool calls ${m["reins.tool_total_calls"]}`);
     });
 
+    await check("proxy: a client that hangs up mid-stream still keeps what its request taught", async () => {
+      const chunks = Array.from({ length: 40 }, (_, i) => ({ choices: [{ index: 0, delta: { content: `part ${i} ` } }] }));
+      up.answer(() => streamed(chunks, 25));
+      const messages = [SYSTEM, { role: "user", content: "Summarise the incident report" }, { role: "assistant", content: "Summary: the database failed over twice." },
+        { role: "user", content: "Wrong: it failed over three times." }];
+      const abort = new AbortController();
+      const res = await fetch(`${base}/proxy/v1/chat/completions`, {
+        method: "POST", signal: abort.signal,
+        headers: { "content-type": "application/json", "x-test-upstream": up.origin, "x-reins-user": "p-hangup" },
+        body: JSON.stringify({ model: "mock", stream: true, messages }),
+      });
+      const reader = res.body.getReader();
+      const first = await reader.read();
+      assert(!first.done && first.value.length > 0, "no first chunk");
+      abort.abort();
+      const texts = await eventually(() => stored("p-hangup"), (t) => t.length === 1, "stored after the hang-up");
+      assert(texts[0] === "Wrong: it failed over three times.", JSON.stringify(texts));
+    });
+
     // One conversation in which the user corrects the agent three times;
     // each request re-sends the earlier corrections.
     const convo = [SYSTEM];

@@ -11,9 +11,10 @@ export function completion(message, usage = { prompt_tokens: 50, completion_toke
   };
 }
 
-/** The same, as server-sent events in several chunks. */
-export function streamed(chunks) {
+/** The same, as server-sent events in several chunks (`delayMs` apart). */
+export function streamed(chunks, delayMs = 0) {
   return {
+    delayMs,
     status: 200,
     headers: { "content-type": "text/event-stream" },
     chunks: [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), "data: [DONE]\n\n"],
@@ -32,8 +33,9 @@ export async function startUpstream() {
     if (r.chunks) {
       // One write per event, each in its own turn: a real stream's pieces.
       for (const c of r.chunks) {
+        if (res.destroyed) return;
         res.write(c);
-        await new Promise((ok) => setImmediate(ok));
+        await new Promise((ok) => (r.delayMs ? setTimeout(ok, r.delayMs) : setImmediate(ok)));
       }
       res.end();
     } else {
