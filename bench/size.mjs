@@ -9,7 +9,7 @@ const pkg = new URL("../pkg/", import.meta.url).pathname;
 const row = (what, bytes) => {
   const gz = gzipSync(bytes, { level: 9 }).length;
   const br = brotliCompressSync(bytes).length;
-  console.log(`${what.padEnd(44)} ${String(bytes.length).padStart(9)} B  gzip ${String(gz).padStart(7)} B  brotli ${String(br).padStart(7)} B`);
+  console.log(`${what.padEnd(50)} ${String(bytes.length).padStart(9)} B  gzip ${String(gz).padStart(7)} B  brotli ${String(br).padStart(7)} B`);
 };
 /** The named exports of pkg/<file>, bundled alone (other package modules external). */
 function minified(file, names, external) {
@@ -27,6 +27,7 @@ function minified(file, names, external) {
 }
 
 row("pkg/reins_core_bg.wasm", readFileSync(`${pkg}reins_core_bg.wasm`));
+row("pkg/reins_replay_bg.wasm (reins/replay, the CLI)", readFileSync(`${pkg}reins_replay_bg.wasm`));
 row("core wrapper (regulator.js + wasm glue)", minified("regulator.js", ["Regulator"], []));
 row("persistence (stored, stores, envelope)", minified("api.js", ["openRegulator", "StoredRegulator", "forget", "memoryKey", "memoryStore", "localStorageStore", "indexedDbStore", "workersKvStore", "durableObjectStore", "denoKvStore", "redisStore", "StoreError", "signSnapshot", "verifySnapshot"], ["regulator.js", "reins_core.js"]));
 row("reins/file-store", minified("file-store.js", ["fileStore"], []));
@@ -43,5 +44,5 @@ const pageFiles = files(www, readdirSync(www).filter((n) => /\.(html|js|css)$/.t
 const moduleFiles = files(pkg, ["entry-browser.js", "api.js", "regulator.js", "hidden.js", "stored.js", "stores.js", "envelope.js", "reins_core.js", "reins_core_bg.wasm"]);
 const sum = (list, f) => list.reduce((n, b) => n + f(b), 0);
 for (const [what, list] of [["demo page (www/), unminified", pageFiles], ["demo page + the package it loads", [...pageFiles, ...moduleFiles]]]) {
-  console.log(`${what.padEnd(44)} ${String(sum(list, (b) => b.length)).padStart(9)} B  gzip ${String(sum(list, (b) => gzipSync(b, { level: 9 }).length)).padStart(7)} B  brotli ${String(sum(list, (b) => brotliCompressSync(b).length)).padStart(7)} B`);
+  console.log(`${what.padEnd(50)} ${String(sum(list, (b) => b.length)).padStart(9)} B  gzip ${String(sum(list, (b) => gzipSync(b, { level: 9 }).length)).padStart(7)} B  brotli ${String(sum(list, (b) => brotliCompressSync(b).length)).padStart(7)} B`);
 }

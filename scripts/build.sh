@@ -5,18 +5,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo build --quiet --lib --target wasm32-unknown-unknown --profile wasm
+# The replay module: the same core plus the replay binding, in its own target
+# directory so that neither build invalidates the other's cache.
+cargo build --quiet --lib --target wasm32-unknown-unknown --profile wasm \
+  --features replay-wasm --target-dir target/replay
 rm -rf pkg
 wasm-bindgen --target web --weak-refs --out-dir pkg --out-name reins_core \
   target/wasm32-unknown-unknown/wasm/reins.wasm
+wasm-bindgen --target web --weak-refs --out-dir pkg --out-name reins_replay \
+  target/replay/wasm32-unknown-unknown/wasm/reins.wasm
 # npm binaryen only: Debian's wasm-opt 108 silently breaks wasm-bindgen output.
 # -ocimfs 1000: a function with one caller is inlined only if small. By
 # default binaryen inlines any size, which merged the whole detector into one
 # 115 KB function that V8 was slow to tier up (the Node turn was sometimes
 # 60 % slower for a whole run); split, the turn is ~5 % faster, same size.
-node_modules/.bin/wasm-opt -Oz -ocimfs 1000 --strip-debug --strip-producers \
-  pkg/reins_core_bg.wasm -o pkg/reins_core_bg.wasm
+for m in reins_core reins_replay; do
+  node_modules/.bin/wasm-opt -Oz -ocimfs 1000 --strip-debug --strip-producers \
+    "pkg/${m}_bg.wasm" -o "pkg/${m}_bg.wasm"
+done
 cp js/*.js js/*.d.ts js/package.json pkg/
 mkdir -p pkg/adapters && cp js/adapters/* pkg/adapters/
 cp README.md CHANGELOG.md CONTRIBUTING.md LICENSE-MIT LICENSE-APACHE pkg/
 mkdir -p pkg/docs && cp docs/*.md pkg/docs/
-echo "[build] pkg/reins_core_bg.wasm: $(wc -c < pkg/reins_core_bg.wasm) bytes, $(gzip -9c pkg/reins_core_bg.wasm | wc -c) gzipped" >&2
+for m in reins_core reins_replay; do
+  echo "[build] pkg/${m}_bg.wasm: $(wc -c < "pkg/${m}_bg.wasm") bytes, $(gzip -9c "pkg/${m}_bg.wasm" | wc -c) gzipped" >&2
+done

@@ -38,6 +38,7 @@ step "format and lint"
 cargo fmt --check
 cargo clippy --all-targets --quiet -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --lib --quiet -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --features replay-wasm --quiet -- -D warnings
 
 run_counted rust 's/^test result: ok\. ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/p' cargo test --quiet
 # cargo prints one line per test binary: sum them instead of taking the last.
@@ -84,7 +85,7 @@ node_modules/.bin/publint run pkg --strict
 # `declare module "*.wasm"` (Workers: a WebAssembly.Module) types it.
 # The node16 profile leaves out node10 resolution, which predates `exports`
 # and cannot see subpaths such as reins/ai-sdk.
-node_modules/.bin/attw --pack pkg --profile node16 --no-definitely-typed --ignore-rules cjs-resolves-to-esm --exclude-entrypoints ./reins_core_bg.wasm
+node_modules/.bin/attw --pack pkg --profile node16 --no-definitely-typed --ignore-rules cjs-resolves-to-esm --exclude-entrypoints ./reins_core_bg.wasm ./reins_replay_bg.wasm
 TYPES=$((TYPES + 2))
 SUMMARY+=("types: $TYPES passed")
 

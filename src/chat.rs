@@ -26,6 +26,7 @@ use crate::error::{Error, Result};
 use crate::event::{Event, describe};
 use crate::replay::MS_PER_MESSAGE;
 use crate::replay::openai::{content, indexed_events, tool_call};
+use crate::replay::time::set_time;
 
 /// Bytes of text per token in estimates (English prose runs at about 4;
 /// code and CJK text at fewer, so estimates err low rather than halt early).
@@ -226,16 +227,6 @@ fn number(v: &Value) -> Option<u64> {
         Value::Number(n) => n.as_u64(),
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
-    }
-}
-
-fn set_time(event: &mut Event, t: Option<u64>) {
-    match event {
-        Event::TurnStart { at_ms, .. }
-        | Event::TurnComplete { at_ms, .. }
-        | Event::ToolCall { at_ms, .. }
-        | Event::ToolResult { at_ms, .. } => *at_ms = t,
-        _ => {}
     }
 }
 

@@ -118,6 +118,7 @@ fn fixture_replays_without_rejections() {
         id: "library".into(),
         success: Some(true),
         events: events_from_openai(&fixture()).unwrap(),
+        ..Trace::default()
     };
     let report = replay(&trace, &Config::default());
     assert_eq!(report.id, "library");
@@ -156,6 +157,7 @@ fn five_identical_calls_break_at_the_fifth_call_or_its_result() {
         id: "loop".into(),
         success: Some(false),
         events,
+        ..Trace::default()
     };
     let reference = Config {
         tool_loop_rule: ToolLoopRule::ConsecutiveSameTool,
@@ -196,6 +198,7 @@ fn fired_counts_turns_not_decisions() {
         id: "twice".into(),
         success: None,
         events: events_from_openai(&Value::Array(messages)).unwrap(),
+        ..Trace::default()
     };
     let config = Config {
         tool_loop_rule: ToolLoopRule::ConsecutiveSameTool,
@@ -215,6 +218,7 @@ fn replay_is_deterministic() {
         id: "both".into(),
         success: Some(false),
         events,
+        ..Trace::default()
     };
     let config = Config::default();
     let first = replay(&trace, &config);
@@ -256,6 +260,7 @@ fn rejected_events_are_skipped_and_counted() {
                 at_ms: Some(2000),
             },
         ],
+        ..Trace::default()
     };
     let report = replay(&trace, &Config::default());
     assert_eq!((report.events, report.rejected, report.turns), (3, 1, 1));
@@ -447,4 +452,60 @@ fn tau_bench_airline_file_imports_and_replays() {
             .filter(|e| matches!(e, Event::TurnStart { .. }))
             .count()
     );
+}
+
+/// The real runs in `../shared/data`, when present: every file reads
+/// without a problem, into the runs the data README lists.
+#[test]
+fn every_real_data_set_imports_without_problems() {
+    use reins::replay::import::import;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if !root.is_dir() {
+        eprintln!("../shared/data is absent: skipped");
+        return;
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    for dir in ["tau-bench", "tau2-bench", "mini-swe-agent", "swe-agent"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().is_some_and(|n| n != "LICENSE"))
+            .collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let got = import(&text, &name, true);
+            assert!(
+                got.problems.is_empty(),
+                "{name}: {:?}",
+                &got.problems[..got.problems.len().min(3)]
+            );
+            *counts.entry(dir).or_insert(0) += got.traces.len();
+            for t in &got.traces {
+                assert!(!t.events.is_empty(), "{}: no events", t.id);
+                assert_eq!(t.source.as_deref(), Some(dir), "{}", t.id);
+            }
+        }
+    }
+    let want = [
+        ("mini-swe-agent", 246),
+        ("swe-agent", 22),
+        ("tau-bench", 200),
+        ("tau2-bench", 278),
+    ];
+    assert_eq!(counts.into_iter().collect::<Vec<_>>(), want);
+}
+
+/// The same trace and options give byte-identical reports.
+#[test]
+fn a_report_is_the_same_bytes_every_time() {
+    use reins::replay::{import::import, many::replay_many};
+    let text = serde_json::to_string(&fixture()).unwrap();
+    let traces = import(&text, "library", true).traces;
+    let config = Config::default();
+    let once = serde_json::to_string(&replay_many(&traces, &config)).unwrap();
+    let twice = serde_json::to_string(&replay_many(&traces, &config)).unwrap();
+    assert_eq!(once, twice);
+    assert!(once.contains("\"estimatedTokens\":true"), "{once}");
 }

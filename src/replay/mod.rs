@@ -14,10 +14,21 @@
 //! Everything here is pure: no clock, no I/O, and the same trace and config
 //! always give the same report.
 
+pub mod ai_sdk;
+pub mod estimate;
+pub mod format;
+pub mod import;
+pub mod many;
 pub mod openai;
+pub mod oracle;
+pub mod otlp;
+pub mod report;
+pub mod swe;
 pub mod tau;
+pub mod tau2;
+pub mod time;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -26,7 +37,6 @@ use serde_json::Value;
 use crate::config::Config;
 use crate::decision::{BreakReason, Verdict};
 use crate::event::Event;
-use crate::regulator::Regulator;
 
 pub use openai::{MS_PER_MESSAGE, events_from_openai, looks_like_error};
 pub use tau::tau_bench;
@@ -46,11 +56,21 @@ pub const CONCERN_KEYS: [&str; 5] = [
 ];
 
 /// One recorded run: its events and, when known, whether it succeeded.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Trace {
     pub id: String,
     pub success: Option<bool>,
     pub events: Vec<Event>,
+    /// Where it came from: `tau-bench`, `tau2-bench`, `mini-swe-agent`,
+    /// `swe-agent`, `otlp`, `ai-sdk`, `openai`, `reins` (the trace format).
+    pub source: Option<String>,
+    /// The recorded reward, when the source gives one.
+    pub reward: Option<f64>,
+    /// Some `Cost` events were estimated from text (the record had no usage).
+    pub estimated_tokens: bool,
+    /// Per event, the id of the message it came from, when known: empty, or
+    /// as long as `events`.
+    pub message_ids: Vec<Option<String>>,
 }
 
 /// What the regulator said over one trace.
@@ -115,47 +135,20 @@ pub fn reason_kind(reason: &BreakReason) -> String {
 /// counted (the regulator is unchanged by them, so its decision would be the
 /// one already seen). An invalid `config` rejects every event.
 pub fn replay(trace: &Trace, config: &Config) -> TraceReport {
-    let mut report = TraceReport {
-        id: trace.id.clone(),
+    let r = report::replay_report(trace, config);
+    TraceReport {
+        id: r.id,
         success: trace.success,
-        events: trace.events.len(),
-        rejected: 0,
-        turns: 0,
-        first_break: None,
-        fired: BTreeMap::new(),
-    };
-    let Ok(mut regulator) = Regulator::new(REPLAY_USER, config.clone()) else {
-        report.rejected = trace.events.len();
-        return report;
-    };
-    // Keys already counted in the current turn.
-    let mut this_turn: BTreeSet<String> = BTreeSet::new();
-    for (index, event) in trace.events.iter().enumerate() {
-        if regulator.on_event(event).is_err() {
-            report.rejected += 1;
-            continue;
-        }
-        if matches!(event, Event::TurnStart { .. }) {
-            report.turns += 1;
-            this_turn.clear();
-        }
-        let decision = regulator.decide();
-        if report.first_break.is_none()
-            && let Some(reason) = decision.concerns.iter().find_map(|c| match c {
-                Verdict::CircuitBreak { reason, .. } => Some(reason),
-                _ => None,
-            })
-        {
-            report.first_break = Some((index, reason_kind(reason)));
-        }
-        for key in decision.concerns.iter().filter_map(concern_key) {
-            if !this_turn.contains(&key) {
-                *report.fired.entry(key.clone()).or_insert(0) += 1;
-                this_turn.insert(key);
-            }
-        }
+        events: r.events,
+        rejected: r.refused_count,
+        turns: r.turns as usize,
+        first_break: r.first_break.map(|b| (b.event, b.reason)),
+        fired: r
+            .concerns
+            .into_iter()
+            .map(|(k, n)| (k, n as usize))
+            .collect(),
     }
-    report
 }
 
 /// [`replay`] over many traces, in order.

@@ -77,17 +77,8 @@ pub(crate) fn indexed_events(messages: &Value, path: &str) -> Result<Vec<(usize,
                 format!("must be an object, got {}", describe(message)),
             )
         })?;
-        let role = match obj.get("role") {
-            Some(Value::String(r)) => r.as_str(),
-            Some(other) => {
-                return Err(Error::type_error(
-                    format!("{here}.role"),
-                    format!("must be a string, got {}", describe(other)),
-                ));
-            }
-            None => return Err(Error::type_error(format!("{here}.role"), "is missing")),
-        };
-        match role {
+        let role = required_str(obj, "role", &here)?;
+        match role.as_str() {
             "system" | "developer" => {}
             "user" => events.push((
                 i,
@@ -296,7 +287,11 @@ pub(crate) fn content(obj: &Map<String, Value>, here: &str) -> Result<String> {
     }
 }
 
-fn optional_str(obj: &Map<String, Value>, key: &str, here: &str) -> Result<Option<String>> {
+pub(crate) fn optional_str(
+    obj: &Map<String, Value>,
+    key: &str,
+    here: &str,
+) -> Result<Option<String>> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -305,6 +300,12 @@ fn optional_str(obj: &Map<String, Value>, key: &str, here: &str) -> Result<Optio
             format!("must be a string, got {}", describe(other)),
         )),
     }
+}
+
+/// A string field that must be there.
+pub(crate) fn required_str(obj: &Map<String, Value>, key: &str, here: &str) -> Result<String> {
+    optional_str(obj, key, here)?
+        .ok_or_else(|| Error::type_error(format!("{here}.{key}"), "is missing"))
 }
 
 #[cfg(test)]

@@ -28,46 +28,57 @@ pub fn tau_bench(json: &str) -> Result<Vec<Trace>> {
             ),
         )
     })?;
-    let mut traces = Vec::with_capacity(records.len());
-    for (i, record) in records.iter().enumerate() {
-        let here = format!("records[{i}]");
-        let obj = record.as_object().ok_or_else(|| {
-            Error::type_error(
-                here.as_str(),
-                format!("must be an object, got {}", describe(record)),
-            )
-        })?;
-        let task = id_part(obj, "task_id", &here)?;
-        let trial = id_part(obj, "trial", &here)?;
-        let success = match obj.get("reward") {
-            None | Some(Value::Null) => None,
-            Some(Value::Number(n)) => match n.as_f64() {
-                Some(r) => Some(r >= 1.0),
-                None => {
-                    return Err(Error::range_error(
-                        format!("{here}.reward"),
-                        format!("must be a finite number, got {n}"),
-                    ));
-                }
-            },
-            Some(other) => {
-                return Err(Error::type_error(
+    records
+        .iter()
+        .enumerate()
+        .map(|(i, record)| tau_record(record, &format!("records[{i}]")))
+        .collect()
+}
+
+/// Whether `v` looks like a tau-bench result file.
+pub fn is_tau_bench(v: &Value) -> bool {
+    v.as_array()
+        .and_then(|r| r.first())
+        .is_some_and(|r| r.get("traj").is_some() && r.get("task_id").is_some())
+}
+
+/// One tau-bench record; `here` is its position (`records[12]`).
+pub fn tau_record(record: &Value, here: &str) -> Result<Trace> {
+    let obj = record.as_object().ok_or_else(|| {
+        Error::type_error(here, format!("must be an object, got {}", describe(record)))
+    })?;
+    let task = id_part(obj, "task_id", here)?;
+    let trial = id_part(obj, "trial", here)?;
+    let reward = match obj.get("reward") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(r) => Some(r),
+            None => {
+                return Err(Error::range_error(
                     format!("{here}.reward"),
-                    format!("must be a number, got {}", describe(other)),
+                    format!("must be a finite number, got {n}"),
                 ));
             }
-        };
-        let traj_at = format!("{here}.traj");
-        let traj = obj
-            .get("traj")
-            .ok_or_else(|| Error::type_error(traj_at.as_str(), "is missing"))?;
-        traces.push(Trace {
-            id: format!("{task}-{trial}"),
-            success,
-            events: events_at(traj, &traj_at)?,
-        });
-    }
-    Ok(traces)
+        },
+        Some(other) => {
+            return Err(Error::type_error(
+                format!("{here}.reward"),
+                format!("must be a number, got {}", describe(other)),
+            ));
+        }
+    };
+    let traj_at = format!("{here}.traj");
+    let traj = obj
+        .get("traj")
+        .ok_or_else(|| Error::type_error(traj_at.as_str(), "is missing"))?;
+    Ok(Trace {
+        id: format!("{task}-{trial}"),
+        success: reward.map(|r| r >= 1.0),
+        events: events_at(traj, &traj_at)?,
+        source: Some("tau-bench".into()),
+        reward,
+        ..Trace::default()
+    })
 }
 
 /// `task_id` or `trial`: a number or a string.

@@ -27,3 +27,21 @@ test("the README quickstart runs as pasted", () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("`npx reins replay` runs the package's bin, as after `npm install reins`", () => {
+  const dir = mkdtempSync(join(tmpdir(), "reins-npx-"));
+  try {
+    mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(join(ROOT, "pkg"), join(dir, "node_modules", "reins"), "dir");
+    // npm links each `bin` entry so; the path must be the package's own.
+    const bin = JSON.parse(readFileSync(join(ROOT, "pkg", "package.json"), "utf8")).bin.reins;
+    symlinkSync(join("..", "reins", bin), join(dir, "node_modules", ".bin", "reins"));
+    writeFileSync(join(dir, "package.json"), "{}");
+    const chat = [{ role: "user", content: "Where is order 4821?" }, { role: "assistant", content: "It shipped yesterday." }];
+    writeFileSync(join(dir, "chat.json"), JSON.stringify(chat));
+    const out = execFileSync("npx", ["--no", "reins", "replay", "chat.json"], { cwd: dir, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } });
+    assert.match(out, /^1 runs from 1 file \(0 succeeded, 0 failed, 1 without an outcome\)/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -7,14 +7,17 @@
 
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "replay-wasm")]
+mod replay;
+
 use crate::config::MAX_SAFE_INT;
 use crate::event::{Args, EVENT_FIELDS, EffectHint};
 use crate::{Config, Error, ErrorKind, EventRef, Regulator};
 
-type JsResult<T> = Result<T, JsValue>;
+pub(crate) type JsResult<T> = Result<T, JsValue>;
 
 /// A core error as the JS error class its kind names, with its `code`.
-fn js_err(e: Error) -> JsValue {
+pub(crate) fn js_err(e: Error) -> JsValue {
     let msg = e.to_string();
     let err: JsValue = match e.kind() {
         ErrorKind::Type => js_sys::TypeError::new(&msg).into(),
@@ -26,7 +29,7 @@ fn js_err(e: Error) -> JsValue {
 }
 
 /// A JS number as a count: finite, whole, 0 to 2^53 − 1.
-fn count(field: &str, v: f64) -> JsResult<u64> {
+pub(crate) fn count(field: &str, v: f64) -> JsResult<u64> {
     if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= MAX_SAFE_INT as f64 {
         Ok(v as u64)
     } else {
