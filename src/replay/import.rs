@@ -7,7 +7,8 @@
 //! | `{"format": "reins.trace", …}` (or an array, or a line, of them) | [`super::format`] |
 //! | `{simulations: [{messages, reward_info}]}` | tau2-bench ([`super::tau2`]) |
 //! | `[{task_id, trial, reward, traj}]` | tau-bench ([`super::tau`]) |
-//! | `{instanceId, steps}` (a line each) | mini-swe-agent ([`super::swe`]) |
+//! | `{instanceId, steps}` (a line each) | mini-swe-agent, compact ([`super::swe`]) |
+//! | `{messages, info, trajectory_format: "mini-swe-agent…"}` | a mini-swe-agent `.traj.json` ([`super::swe`]) |
 //! | `{trajectory, history, info}` | SWE-agent ([`super::swe`]) |
 //! | `{resourceSpans: …}`, spans | OpenTelemetry GenAI spans ([`super::otlp`]) |
 //! | `{steps: […]}` of AI SDK step results | Vercel AI SDK ([`super::ai_sdk`]) |
@@ -132,6 +133,8 @@ fn read_value(v: &Value, id: &str, at: String, out: &mut Import) {
         }
     } else if swe::is_mini_swe(v) {
         out.record(at.clone(), swe::mini_swe_trace(v, &at));
+    } else if swe::is_mini_swe_file(v) {
+        out.record(at, swe::mini_swe_file_trace(v, id));
     } else if swe::is_swe_agent(v) {
         out.record(at, swe::swe_agent_trace(v, id));
     } else if otlp::is_otlp(v) {

@@ -6,6 +6,8 @@
 //!   call with `{command}` and a result that failed when the return code was
 //!   not 0. A step the model wrote no command in (`formatError`) has no
 //!   call; it is counted in the trace id's record, not replayed.
+//! * **mini-swe-agent trajectory files** `{info, messages, trajectory_format}`:
+//!   see [`mini_swe_file_trace`].
 //! * **SWE-agent** `{trajectory, history, info}`: the first user message of
 //!   `history` is the turn start; each trajectory step's `thought` is a turn
 //!   complete, its `action` a call named by the action's first word with
@@ -177,6 +179,124 @@ pub fn swe_agent_trace(v: &Value, name: &str) -> Result<Trace> {
     Ok(trace)
 }
 
+/// Whether `v` is a mini-swe-agent trajectory file (`.traj.json`).
+pub fn is_mini_swe_file(v: &Value) -> bool {
+    v.get("trajectory_format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| f.starts_with("mini-swe-agent"))
+}
+
+/// The command of an action: the last fenced block tagged `bash`, `sh` or
+/// `mswea_bash_command` (mini-swe-agent asks for exactly one).
+fn fenced_command(text: &str) -> Option<&str> {
+    let mut found = None;
+    let mut rest = text;
+    while let Some(open) = rest.find("```") {
+        let after = &rest[open + 3..];
+        let line_end = after.find('\n')?;
+        let tag = after[..line_end].trim();
+        let body = &after[line_end + 1..];
+        let close = body.find("```")?;
+        if matches!(tag, "bash" | "sh" | "mswea_bash_command") {
+            found = Some(body[..close].trim());
+        }
+        rest = &body[close + 3..];
+    }
+    found
+}
+
+/// `<returncode>N</returncode>` and the `<output>…</output>` of an observation.
+fn observation(text: &str) -> Option<(i64, &str)> {
+    let code = text
+        .split_once("<returncode>")?
+        .1
+        .split_once("</returncode>")?
+        .0;
+    let code = code.trim().parse().ok()?;
+    let output = text
+        .split_once("<output>")
+        .and_then(|(_, o)| o.rsplit_once("</output>"))
+        .map_or(text, |(o, _)| o);
+    Some((code, output.trim_matches('\n')))
+}
+
+/// A mini-swe-agent trajectory file `{info, messages, trajectory_format}`:
+/// the first user message is the task; an assistant message's fenced bash
+/// block is a `bash` call, answered by the next user message's return code
+/// and output. Runs of tool-calling models (`tool_calls`) are read as a chat.
+/// `info.exit_status` says how the run ended, not whether the fix was
+/// right, so the outcome is left unknown.
+pub fn mini_swe_file_trace(v: &Value, name: &str) -> Result<Trace> {
+    let list = v
+        .get("messages")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error::type_error("messages", "must be an array of messages"))?;
+    let mut trace = Trace {
+        id: format!("mini-swe/{name}"),
+        source: Some("mini-swe-agent".into()),
+        ..Trace::default()
+    };
+    if list
+        .iter()
+        .any(|m| m.get("tool_calls").is_some_and(Value::is_array))
+    {
+        trace.events = events_at(&Value::Array(list.clone()), "messages")?;
+        return Ok(trace);
+    }
+    let mut clock = Clock(0);
+    let mut pending = false;
+    for (i, m) in list.iter().enumerate() {
+        let role = m.get("role").and_then(Value::as_str).unwrap_or("");
+        let text = super::openai::content(
+            m.as_object()
+                .ok_or_else(|| Error::type_error(format!("messages[{i}]"), "must be an object"))?,
+            &format!("messages[{i}]"),
+        )?;
+        match role {
+            "user" if pending => {
+                pending = false;
+                let (code, output) = observation(&text).unwrap_or((-1, text.as_str()));
+                trace.events.push(Event::ToolResult {
+                    name: "bash".into(),
+                    ok: code == 0,
+                    duration_ms: 0,
+                    error: None,
+                    result: Some(output.to_string()),
+                    call_id: None,
+                    at_ms: clock.tick(),
+                });
+            }
+            "user"
+                if !trace
+                    .events
+                    .iter()
+                    .any(|e| matches!(e, Event::TurnStart { .. })) =>
+            {
+                trace.events.push(Event::TurnStart {
+                    message: text,
+                    at_ms: clock.tick(),
+                });
+            }
+            "assistant" => {
+                if let Some(command) = fenced_command(&text) {
+                    trace.events.push(Event::ToolCall {
+                        name: "bash".into(),
+                        args: Some(json!({ "command": command })),
+                        call_id: None,
+                        side_effect: None,
+                        read_only: None,
+                        at_ms: clock.tick(),
+                    });
+                    pending = true;
+                }
+            }
+            // The system prompt, and format-error notices after an action-less answer.
+            _ => {}
+        }
+    }
+    Ok(trace)
+}
+
 /// A history message with SWE-agent's `tool_call_ids` as OpenAI's `tool_call_id`.
 fn with_call_id(m: &Value) -> Value {
     let mut m = m.clone();
@@ -207,6 +327,51 @@ mod tests {
         let bad = json!({"instanceId": "x", "steps": [{"returncode": 0}]});
         let e = mini_swe_trace(&bad, "line 4").unwrap_err();
         assert!(e.to_string().starts_with("line 4.steps[0].command"), "{e}");
+    }
+
+    #[test]
+    fn mini_swe_agent_files_read_actions_and_observations() {
+        let v = json!({"trajectory_format": "mini-swe-agent-1", "info": {"exit_status": "Submitted"}, "messages": [
+            {"role": "system", "content": "You are a helpful assistant."},
+            {"role": "user", "content": "Please solve this issue: the parser drops the last line."},
+            {"role": "assistant", "content": "THOUGHT: look first.\n\n```bash\nls src\n```"},
+            {"role": "user", "content": "<returncode>0</returncode>\n<output>\nparser.py\n</output>"},
+            {"role": "assistant", "content": "I will run the tests."},
+            {"role": "user", "content": "Please always provide EXACTLY ONE action in triple backticks."},
+            {"role": "assistant", "content": "```mswea_bash_command\npython -m pytest\n```"},
+            {"role": "user", "content": "<returncode>1</returncode>\n<output>\n1 failed\n</output>"}
+        ]});
+        assert!(is_mini_swe_file(&v) && !is_mini_swe(&v));
+        let t = mini_swe_file_trace(&v, "astropy-1").unwrap();
+        assert_eq!((t.id.as_str(), t.success), ("mini-swe/astropy-1", None));
+        let calls: Vec<(String, bool)> = t
+            .events
+            .windows(2)
+            .filter_map(|w| match w {
+                [
+                    Event::ToolCall { args: Some(a), .. },
+                    Event::ToolResult {
+                        ok,
+                        result: Some(r),
+                        ..
+                    },
+                ] => Some((
+                    format!("{} -> {r}", a["command"].as_str().unwrap_or("")),
+                    *ok,
+                )),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("ls src -> parser.py".to_string(), true),
+                ("python -m pytest -> 1 failed".to_string(), false)
+            ]
+        );
+        assert!(
+            matches!(&t.events[0], Event::TurnStart { message, .. } if message.starts_with("Please solve"))
+        );
     }
 
     #[test]

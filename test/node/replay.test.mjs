@@ -148,6 +148,11 @@ test("reins replay --sweep and --oracle print their tables", () => {
   const s = cli("replay", dir, "--sweep", "toolLoopThreshold=4,5,9", "--option", "toolNudgePatience=0");
   assert.equal(s.code, 0, s.err);
   assert.match(s.out, /\*\s+toolLoopThreshold=5\s+0\/1/);
+  writeFileSync(join(dir, "more.jsonl"), `${JSON.stringify(looping("more", 3, true))}\n`);
+  const p = cli("replay", dir, "--progress");
+  assert.equal(p.code, 0, p.err);
+  assert.match(p.err, /\[#{15} {15}\] 1\/2 .*more\.jsonl/);
+  assert.match(p.err, /\[#{30}\] 2\/2 /);
   const o = cli("replay", dir, "--oracle", "recent:2", "--budget", "100");
   assert.equal(o.code, 0, o.err);
   assert.match(o.out, /recent:2\s+100\s+\d+/);
