@@ -41,6 +41,29 @@ pub fn is_swe_agent(v: &Value) -> bool {
         })
 }
 
+fn bash_call(command: &str, at_ms: Option<u64>) -> Event {
+    Event::ToolCall {
+        name: "bash".into(),
+        args: Some(json!({ "command": command })),
+        call_id: None,
+        side_effect: None,
+        read_only: None,
+        at_ms,
+    }
+}
+
+fn bash_result(ok: bool, output: &str, at_ms: Option<u64>) -> Event {
+    Event::ToolResult {
+        name: "bash".into(),
+        ok,
+        duration_ms: 0,
+        error: None,
+        result: Some(output.to_string()),
+        call_id: None,
+        at_ms,
+    }
+}
+
 /// Synthetic time: a counter a step apart.
 struct Clock(u64);
 impl Clock {
@@ -77,23 +100,9 @@ pub fn mini_swe_trace(v: &Value, here: &str) -> Result<Trace> {
                 ),
             )
         })?;
-        events.push(Event::ToolCall {
-            name: "bash".into(),
-            args: Some(json!({ "command": command })),
-            call_id: None,
-            side_effect: None,
-            read_only: None,
-            at_ms: clock.tick(),
-        });
-        events.push(Event::ToolResult {
-            name: "bash".into(),
-            ok: step.get("returncode").and_then(Value::as_i64) == Some(0),
-            duration_ms: 0,
-            error: None,
-            result: Some(text(step, "output").to_string()),
-            call_id: None,
-            at_ms: clock.tick(),
-        });
+        events.push(bash_call(command, clock.tick()));
+        let ok = step.get("returncode").and_then(Value::as_i64) == Some(0);
+        events.push(bash_result(ok, text(step, "output"), clock.tick()));
     }
     let success = v.get("resolved").and_then(Value::as_bool);
     Ok(Trace {
@@ -256,15 +265,9 @@ pub fn mini_swe_file_trace(v: &Value, name: &str) -> Result<Trace> {
             "user" if pending => {
                 pending = false;
                 let (code, output) = observation(&text).unwrap_or((-1, text.as_str()));
-                trace.events.push(Event::ToolResult {
-                    name: "bash".into(),
-                    ok: code == 0,
-                    duration_ms: 0,
-                    error: None,
-                    result: Some(output.to_string()),
-                    call_id: None,
-                    at_ms: clock.tick(),
-                });
+                trace
+                    .events
+                    .push(bash_result(code == 0, output, clock.tick()));
             }
             "user"
                 if !trace
@@ -279,14 +282,7 @@ pub fn mini_swe_file_trace(v: &Value, name: &str) -> Result<Trace> {
             }
             "assistant" => {
                 if let Some(command) = fenced_command(&text) {
-                    trace.events.push(Event::ToolCall {
-                        name: "bash".into(),
-                        args: Some(json!({ "command": command })),
-                        call_id: None,
-                        side_effect: None,
-                        read_only: None,
-                        at_ms: clock.tick(),
-                    });
+                    trace.events.push(bash_call(command, clock.tick()));
                     pending = true;
                 }
             }
