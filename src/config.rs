@@ -128,7 +128,7 @@ pub struct Config {
     /// Longest message, response, tool result, correction, prompt or
     /// tool-argument JSON accepted, in UTF-8 bytes (and the most entries of
     /// one `tokens` batch). Every event's work is linear in its text (see
-    /// `bench/hostile.mjs`).
+    /// `benches/hostile.mjs`).
     pub max_text_bytes: u32,
 }
 

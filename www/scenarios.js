@@ -1,6 +1,6 @@
 // Scripted scenarios for the live demo page, as data. Each step's event goes
 // to `Regulator.event()` unchanged except `atMs`, which is relative to the
-// scenario start: the page (and test/node/demo.test.mjs) adds T0 to it.
+// scenario start: the page (and tests/node/demo.test.mjs) adds T0 to it.
 // `expect` is `decide().kind` right after that step's event.
 import { TAU_RUN, annotate, fromTau } from "./tau.js";
 

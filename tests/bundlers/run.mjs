@@ -1,4 +1,4 @@
-// Builds test/bundlers/app.js (the plain `import { Regulator } from "reins"`)
+// Builds tests/bundlers/app.js (the plain `import { Regulator } from "reins"`)
 // with esbuild, Vite, webpack and Rollup, each in a throwaway project whose
 // node_modules/reins links to the built pkg/, as a user's project would hold
 // the package. Serves each build on 127.0.0.1 and loads it in headless
@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { listenStatic } from "../../scripts/static.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
-const HERE = join(ROOT, "test/bundlers");
+const HERE = join(ROOT, "tests/bundlers");
 const BIN = join(ROOT, "node_modules/.bin");
 const CHROMIUM = "/usr/bin/chromium";
 const EXPECTED = "circuitBreak:toolLoop";

@@ -9,7 +9,7 @@ import { Regulator } from "../../pkg/entry-node.js";
 
 const BIN = process.argv[2];
 const ROUNDS = Number(process.argv[3] ?? 5);
-const work = (f) => readFileSync(fileURLToPath(new URL(`../../benches/workload/${f}`, import.meta.url)), "utf8");
+const work = (f) => readFileSync(fileURLToPath(new URL(`../workload/${f}`, import.meta.url)), "utf8");
 const TEXTS = { ours: [work("task.txt"), work("response.txt")], reference: [work("reference-task.txt"), work("reference-response.txt")] };
 
 /** Instructions of `turns` turns, by callgrind. */

@@ -19,7 +19,7 @@ const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = await mkdtemp(join(tmpdir(), "reins-demo-shots-"));
 
 if (!existsSync(CHROMIUM)) {
-  console.log(`demo: skipped (${CHROMIUM} missing; test/browser/run.mjs installs it)`);
+  console.log(`demo: skipped (${CHROMIUM} missing; tests/browser/run.mjs installs it)`);
   process.exit(process.env.CI === "true" ? 1 : 0);
 }
 

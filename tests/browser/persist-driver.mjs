@@ -4,7 +4,7 @@
 // helpers are window.P from persist.mjs. Each test pushes one result
 // { name, ok, detail? } and closes the pages it opened.
 
-const PAGE = "/test/browser/persist.html";
+const PAGE = "/tests/browser/persist.html";
 const TEST_TIMEOUT_MS = 20_000;
 
 class Failure extends Error {}
@@ -253,7 +253,7 @@ async function unavailableTest({ newPage }) {
   await page.evaluate(() => new Promise((ok, fail) => {
     const f = document.createElement("iframe");
     f.setAttribute("sandbox", "allow-scripts"); // no allow-same-origin: an opaque origin
-    f.src = "/test/browser/persist.html?sandboxed";
+    f.src = "/tests/browser/persist.html?sandboxed";
     f.onload = ok;
     f.onerror = fail;
     document.body.append(f);

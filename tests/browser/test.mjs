@@ -1,7 +1,7 @@
 // Runs in Chromium. Each entry gets its own page: two entries in one document
 // would share reins_core.js, and the second init would be a no-op.
 // Results go to window.__results as { name, ok, detail? }.
-import { runScenario } from "/test/shared/scenario.mjs";
+import { runScenario } from "/tests/shared/scenario.mjs";
 
 const results = [];
 const KEY = "reins.test.persist";

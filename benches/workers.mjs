@@ -3,9 +3,9 @@
 // through the regulating proxy (/proxy), interleaved, for three sizes of
 // conversation, without a user (nothing stored) and with one (memory in a
 // Durable Object, read and saved on every request).
-//   node bench/workers.mjs [rounds]      (needs pkg/: bash scripts/build.sh)
-import { startUpstream, completion } from "../test/workerd/upstream.mjs";
-import { startWorkerd } from "../test/workerd/serve.mjs";
+//   node benches/workers.mjs [rounds]      (needs pkg/: bash scripts/build.sh)
+import { startUpstream, completion } from "../tests/workerd/upstream.mjs";
+import { startWorkerd } from "../tests/workerd/serve.mjs";
 
 const ROUNDS = Number(process.argv[2] ?? 300);
 const WARMUP = 30;

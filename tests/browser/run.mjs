@@ -79,14 +79,14 @@ try {
 
   const page = context.pages()[0] ?? (await context.newPage());
   watch(page, "[browser]");
-  await page.goto(`${base}/test/browser/index.html?entry=browser`);
+  await page.goto(`${base}/tests/browser/index.html?entry=browser`);
   await collect(page, "[browser]");
   await page.reload(); // same profile: localStorage survives
   await collect(page, "[browser, reloaded]");
 
   const slim = await context.newPage();
   watch(slim, "[slim]");
-  await slim.goto(`${base}/test/browser/index.html?entry=slim`);
+  await slim.goto(`${base}/tests/browser/index.html?entry=slim`);
   await collect(slim, "[slim]");
   await slim.close();
   await page.close();

@@ -1,7 +1,7 @@
 // Issue 18: sizes are checked before anything crosses into wasm, an
 // allocation the module cannot make is a RangeError (not a trap), options and
 // fields are validated the same way everywhere, and merging two copies keeps
-// one of each preference. (Time is measured by bench/hostile.mjs, not here.)
+// one of each preference. (Time is measured by benches/hostile.mjs, not here.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Worker } from "node:worker_threads";

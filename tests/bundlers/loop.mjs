@@ -1,5 +1,5 @@
 // What both apps do with the package: a tool loop, and its decision written
-// into the page (test/bundlers/run.mjs reads it).
+// into the page (tests/bundlers/run.mjs reads it).
 export function showLoopDecision(Regulator) {
   const r = new Regulator({ userId: "b", toolLoopThreshold: 3 });
   r.turnStart("find the config file", 1_000);

@@ -1,6 +1,6 @@
 // chatRequest / chatResponse through the JS API: a regulator fed whole
 // chat-completions requests and responses (the Rust rules are in
-// tests/chat.rs; the Workers proxy built on them in test/workerd).
+// tests/chat.rs; the Workers proxy built on them in tests/workerd).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Regulator, memoryStore, openRegulator } from "../../pkg/entry-node.js";

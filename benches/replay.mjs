@@ -1,7 +1,7 @@
 // Replay speed in Node on the recorded runs of ../shared/data: each data
 // set read and replayed by the replay module (what `reins replay` does),
 // best of 5 after a warm-up. Skips when the data is absent.
-//   node bench/replay.mjs          (needs pkg/: bash scripts/build.sh)
+//   node benches/replay.mjs          (needs pkg/: bash scripts/build.sh)
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -2,11 +2,11 @@
 // 256 KB and 1 MB, timed beside plain prose of the same size through the same
 // event. A benchmark, not a test: it prints, it asserts nothing.
 //
-//   node bench/hostile.mjs                      # every family, every event (~15 min)
-//   node bench/hostile.mjs --quick              # 16 KB and 64 KB only
-//   node bench/hostile.mjs --only zh-mixed,deep-args --events turnStart
-//   REINS_PKG=/other/pkg node bench/hostile.mjs # another build, same layout
-//   node bench/hostile.mjs --dump /tmp/fam      # write the texts, to profile natively
+//   node benches/hostile.mjs                      # every family, every event (~15 min)
+//   node benches/hostile.mjs --quick              # 16 KB and 64 KB only
+//   node benches/hostile.mjs --only zh-mixed,deep-args --events turnStart
+//   REINS_PKG=/other/pkg node benches/hostile.mjs # another build, same layout
+//   node benches/hostile.mjs --dump /tmp/fam      # write the texts, to profile natively
 //
 // Each (family, event) runs in its own worker thread (its own wasm instance),
 // sizes ascending; a call that runs past the deadline is killed and reported
@@ -34,7 +34,7 @@ const FLOOR_MS = 1;
 
 // ---------------------------------------------------------------- texts
 
-const workload = (name) => readFileSync(new URL(`../benches/workload/${name}`, import.meta.url), "utf8");
+const workload = (name) => readFileSync(new URL(`./workload/${name}`, import.meta.url), "utf8");
 
 /** A deterministic pseudo-random source (mulberry32). */
 function rng(seed) {

@@ -1,4 +1,4 @@
-# Raw workerd config for test/workerd/run.mjs. Paths are relative to this
+# Raw workerd config for tests/workerd/run.mjs. Paths are relative to this
 # file. The socket address below is a placeholder: run.mjs overrides it with
 # --socket-addr http=127.0.0.1:<free port>.
 using Workerd = import "/workerd/workerd.capnp";

@@ -18,13 +18,13 @@ use reins::{Config, EventRef, Regulator as Reins};
 const TEXTS: [(&str, &str, &str); 2] = [
     (
         "ours",
-        include_str!("../../../benches/workload/task.txt"),
-        include_str!("../../../benches/workload/response.txt"),
+        include_str!("../../workload/task.txt"),
+        include_str!("../../workload/response.txt"),
     ),
     (
         "reference",
-        include_str!("../../../benches/workload/reference-task.txt"),
-        include_str!("../../../benches/workload/reference-response.txt"),
+        include_str!("../../workload/reference-task.txt"),
+        include_str!("../../workload/reference-response.txt"),
     ),
 ];
 
