@@ -111,6 +111,12 @@ const pct = (x) => (x === null ? "–" : `${(100 * x).toFixed(1)} %`);
 const tokens = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)} k` : String(n));
 const outcome = (r) => (r.outcome?.success === true ? "ok" : r.outcome?.success === false ? "failed" : "–");
 
+/** Rows of cells as aligned lines; columns where `right(c)` are right-aligned. */
+function columns(rows, right) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+  return rows.map((row) => row.map((cell, c) => (right(c) ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join("  ").trimEnd());
+}
+
 function table(reports, all) {
   const shown = all || reports.length <= 40 ? reports : reports.filter((r) => r.firstBreak);
   const rows = [["run", "outcome", "turns", "events", "first break", "saved tokens", "concerns"]];
@@ -120,8 +126,7 @@ function table(reports, all) {
     rows.push([r.id.length > 48 ? `…${r.id.slice(-47)}` : r.id, outcome(r), String(r.turns), String(r.events),
       b ? `turn ${b.turn}: ${b.reason}` : "", r.savings ? tokens(r.savings.tokensIn + r.savings.tokensOut) : "", concerns]);
   }
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-  const lines = rows.map((row) => row.map((cell, c) => (c >= 2 && c <= 3 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join("  ").trimEnd());
+  const lines = columns(rows, (c) => c >= 2 && c <= 3);
   if (shown.length < reports.length) lines.push(`(${reports.length - shown.length} runs without a halt not listed; --all lists them)`);
   return lines.join("\n");
 }
@@ -148,8 +153,7 @@ function sweepText(points) {
     rows.push([p.pareto ? "*" : "", Object.entries(p.options).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" "),
       `${s.halted.succeeded}/${s.halted.failed}`, pct(s.haltPrecision), tokens(s.tokensSavedOnFailed), tokens(s.tokensForgoneOnSucceeded)]);
   }
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-  return `${rows.map((row) => row.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd()).join("\n")}\n* on the Pareto frontier (no other point saves more on failed runs while halting as few successful ones)`;
+  return `${columns(rows, () => false).join("\n")}\n* on the Pareto frontier (no other point saves more on failed runs while halting as few successful ones)`;
 }
 
 function oracleText(gaps) {
@@ -159,8 +163,7 @@ function oracleText(gaps) {
     const reading = t.onlineFaults === 0 ? "fits" : t.gap > t.onlineFaults / 10 ? "a better policy would help" : "the budget is too small";
     rows.push([g.policy, String(g.budgetTokens), String(t.references), String(t.onlineFaults), String(t.oracleFaults), String(t.gap), String(t.unavoidableFaults), reading]);
   }
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-  const lines = rows.map((row) => row.map((cell, c) => (c >= 1 && c <= 6 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join("  ").trimEnd());
+  const lines = columns(rows, (c) => c >= 1 && c <= 6);
   return `context pruning against the look-ahead oracle (horizon ${gaps[0].horizon} messages; docs/oracle.md):\n${lines.join("\n")}`;
 }
 

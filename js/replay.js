@@ -1,11 +1,12 @@
 // Replay from JS: recorded runs read, replayed and swept by the core (see
 // src/replay/); this layer only turns values into JSON text and back.
-import { Replayer, importTraces as coreImport, oracleDemand as coreDemand, oracleGap as coreGap } from "./reins_replay.js";
+import { RegulatorCore, Replayer, importTraces as coreImport, oracleDemand as coreDemand, oracleGap as coreGap } from "./reins_replay.js";
 
 const OWN = new Set(["estimateTokens"]);
 
+/** An error naming its field, with the `code` the core gives that field (as every error of the package has). */
 function fail(Kind, message) {
-  return Object.assign(new Kind(message), { code: Kind === RangeError ? "REINS_INVALID_OPTION" : "REINS_INVALID_EVENT" });
+  return Object.assign(new Kind(message), { code: RegulatorCore.errorCode(message.slice(0, message.indexOf(":")), message) });
 }
 
 /** Regulator options as the core's JSON (without ours), and whether to estimate spend. */

@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Result};
 use crate::event::{Event, describe};
 use crate::replay::MS_PER_MESSAGE;
+use crate::replay::estimate::text_bytes;
 use crate::replay::openai::{content, indexed_events, tool_call};
 use crate::replay::time::set_time;
 
@@ -245,20 +246,5 @@ fn clip(event: &mut Event, max: usize) {
             end -= 1;
         }
         text.truncate(end);
-    }
-}
-
-/// Bytes of text an event carries to the model (arguments as JSON text).
-fn text_bytes(event: &Event) -> usize {
-    match event {
-        Event::TurnStart { message: t, .. } | Event::TurnComplete { response: t, .. } => t.len(),
-        Event::ToolResult { result, .. } => result.as_ref().map_or(0, String::len),
-        Event::ToolCall { name, args, .. } => {
-            name.len()
-                + args
-                    .as_ref()
-                    .map_or(0, |a| serde_json::to_string(a).map_or(0, |s| s.len()))
-        }
-        _ => 0,
     }
 }

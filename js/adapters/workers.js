@@ -126,6 +126,8 @@ export function withReins(handler, options = {}) {
     store, userId: pickUser = defaultUser, regulator: config = {}, match = (url) => CHAT_PATH.test(url.pathname),
     injectCorrections = true, nudge = true, onDecision, onError, namespace, signingKey,
   } = options;
+  // The regulator's options: the proxy's defaults, then the app's.
+  const settings = { ...DEFAULTS, ...config };
   const report = (e) => (onError ? onError(e) : console.warn(`reins: ${e?.message ?? e}`));
   const heard = (decision, info) => {
     try {
@@ -159,10 +161,10 @@ export function withReins(handler, options = {}) {
       // went through (a retried request would otherwise teach it twice).
       const kv = user !== undefined && store !== undefined ? (typeof store === "function" ? store(env, user) : store) : undefined;
       if (kv !== undefined) {
-        memory = await openRegulator({ ...DEFAULTS, ...config, userId: user, store: kv, namespace, signingKey, live: false, onError: report });
-        r = Regulator.restore(memory.exportMemory(), { ...DEFAULTS, ...config, userId: user });
+        memory = await openRegulator({ ...settings, userId: user, store: kv, namespace, signingKey, live: false, onError: report });
+        r = Regulator.restore(memory.exportMemory(), { ...settings, userId: user });
       } else {
-        r = new Regulator({ ...DEFAULTS, ...config, userId: user ?? "anonymous" });
+        r = new Regulator({ ...settings, userId: user ?? "anonymous" });
       }
       r.chatRequest(body.messages, { atMs: Date.now() });
     } catch (e) {

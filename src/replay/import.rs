@@ -109,11 +109,7 @@ fn read_value(v: &Value, id: &str, at: String, out: &mut Import) {
             out.record(here.clone(), format::read(t, &here, &format!("{id}#{i}")));
         }
     } else if tau2::is_tau2(v) {
-        let sims = v
-            .get("simulations")
-            .and_then(Value::as_array)
-            .or(v.as_array());
-        for (k, sim) in sims.into_iter().flatten().enumerate() {
+        for (k, sim) in tau2::simulations(v).into_iter().flatten().enumerate() {
             let here = format!("simulations[{k}]");
             out.record(
                 format!("{at}: {here}"),

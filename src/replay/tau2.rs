@@ -25,29 +25,18 @@ use super::{MS_PER_MESSAGE, Trace};
 use crate::error::{Error, Result};
 use crate::event::{Event, describe};
 
-/// Whether `v` looks like a tau2-bench submission.
-pub fn is_tau2(v: &Value) -> bool {
-    let sims = v
-        .get("simulations")
+/// A submission's simulations: `simulations`, or the bare list.
+pub fn simulations(v: &Value) -> Option<&Vec<Value>> {
+    v.get("simulations")
         .and_then(Value::as_array)
-        .or(v.as_array());
-    sims.and_then(|s| s.first())
-        .is_some_and(|s| s.get("messages").is_some() && s.get("reward_info").is_some())
+        .or(v.as_array())
 }
 
-/// The traces of a submission; `name` prefixes their ids (the file's name).
-pub fn tau2_traces(v: &Value, name: &str) -> Result<Vec<Trace>> {
-    let (sims, path) = match v.get("simulations") {
-        Some(s) => (s, "simulations"),
-        None => (v, "simulations"),
-    };
-    let sims = sims.as_array().ok_or_else(|| {
-        Error::type_error(path, format!("must be an array, got {}", describe(sims)))
-    })?;
-    sims.iter()
-        .enumerate()
-        .map(|(k, sim)| tau2_simulation(sim, &format!("{path}[{k}]"), name))
-        .collect()
+/// Whether `v` looks like a tau2-bench submission.
+pub fn is_tau2(v: &Value) -> bool {
+    simulations(v)
+        .and_then(|s| s.first())
+        .is_some_and(|s| s.get("messages").is_some() && s.get("reward_info").is_some())
 }
 
 /// One simulation; `here` is its position, `name` prefixes its id.
@@ -194,8 +183,8 @@ mod tests {
             ]
         }]});
         assert!(is_tau2(&sub));
-        let traces = tau2_traces(&sub, "sub").unwrap();
-        let t = &traces[0];
+        let sims = simulations(&sub).unwrap();
+        let t = &tau2_simulation(&sims[0], "simulations[0]", "sub").unwrap();
         assert_eq!(
             (t.id.as_str(), t.success, t.reward),
             ("sub/7-0", Some(false), Some(0.0))

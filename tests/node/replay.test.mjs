@@ -45,6 +45,9 @@ test("replay is byte-identical for the same trace and options", () => {
   const t = looping("loop", 7, false);
   assert.equal(JSON.stringify(replay(t, { toolLoopThreshold: 4 })), JSON.stringify(replay(t, { toolLoopThreshold: 4 })));
   assert.notEqual(replay(t, { toolLoopThreshold: 4 }).firstBreak.event, replay(t).firstBreak.event);
+  // Bad options carry the code every error of the package carries for its field.
+  assert.throws(() => replay(t, 5), (e) => e instanceof TypeError && e.code === "REINS_INVALID_OPTION" && e.message === "options: must be an object");
+  assert.throws(() => replay(t, { estimateTokens: "yes" }), (e) => e.code === "REINS_INVALID_OPTION");
 });
 
 test("replayMany: halt rate, precision against outcomes, tokens saved and forgone", () => {
