@@ -99,9 +99,27 @@ pub fn combine(h: u64, v: u64) -> u64 {
     mix(h.rotate_left(17) ^ v.wrapping_mul(K))
 }
 
+/// `v` as 16 lowercase hex digits (what `{v:016x}` writes), for writers
+/// too hot for the formatting machinery.
+pub fn hex_digits(v: u64) -> [u8; 16] {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = [0u8; 16];
+    for (i, d) in out.iter_mut().enumerate() {
+        *d = DIGITS[((v >> (60 - 4 * i)) & 0xf) as usize];
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_digits_match_the_formatter() {
+        for v in [0, 1, 0xabc, u64::MAX, 0x0123_4567_89ab_cdef] {
+            assert_eq!(hex_digits(v), *format!("{v:016x}").as_bytes());
+        }
+    }
 
     #[test]
     fn stable_and_sensitive() {

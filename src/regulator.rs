@@ -33,6 +33,26 @@ use crate::text::Scratch;
 use crate::text::{KeywordBag, TopicIndex, redact_secrets, topic_key, truncate_chars};
 
 /// A regulator for one user. Feed it events, ask it `decide()`.
+/// What seeds record ids: a value, or a source read once, for the first id.
+#[derive(Debug, Clone, Copy)]
+enum IdSeed {
+    Value(u64),
+    Source(fn() -> u64),
+}
+
+impl IdSeed {
+    fn get(&mut self) -> u64 {
+        match *self {
+            IdSeed::Value(v) => v,
+            IdSeed::Source(read) => {
+                let v = read();
+                *self = IdSeed::Value(v);
+                v
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Regulator {
     user_id: String,
@@ -40,10 +60,12 @@ pub struct Regulator {
     /// The glossary's stems, derived from `config` whenever it is set (not
     /// per turn: up to 256 terms to tokenise).
     glossary: Vec<String>,
-    id_seed: u64,
+    id_seed: IdSeed,
     memory: Memory,
     session: Session,
     scratch: Scratch,
+    /// What recent tool names imply (derived, never persisted).
+    tool_names: tools::effect::NameMemo,
     /// The stored topic keys by part (derived from `memory`, never persisted).
     topics: TopicIndex,
     /// Rules and the current pattern, derived from the records.
@@ -122,10 +144,11 @@ impl Regulator {
             user_id,
             glossary: glossary_stems(&config),
             config,
-            id_seed: 0,
+            id_seed: IdSeed::Value(0),
             memory: Memory::default(),
             session: Session::default(),
             scratch: Scratch::default(),
+            tool_names: tools::effect::NameMemo::default(),
             topics: TopicIndex::default(),
             derived: Derived::default(),
             link_keys: LinkKeys::default(),
@@ -138,7 +161,15 @@ impl Regulator {
     /// the binding passes random bits here; two regulators of one user that
     /// will be merged should have different seeds.
     pub fn with_id_seed(mut self, seed: u64) -> Self {
-        self.id_seed = seed;
+        self.id_seed = IdSeed::Value(seed);
+        self
+    }
+
+    /// As `with_id_seed`, with the seed read from `source` when the first
+    /// id is made: in wasm the random source costs milliseconds on its first
+    /// use in Node, which a regulator that never files a record never pays.
+    pub fn with_id_source(mut self, source: fn() -> u64) -> Self {
+        self.id_seed = IdSeed::Source(source);
         self
     }
 
@@ -259,7 +290,7 @@ impl Regulator {
                 name,
                 args: Some(a),
                 ..
-            } => Some(inspect_args(a, tools::effect::is_shell(name))?),
+            } => Some(inspect_args(a, self.tool_names.get(name).0)?),
             _ => None,
         };
         if let Some(at) = event.at_ms() {
@@ -317,11 +348,12 @@ impl Regulator {
                 push_bounded(&mut self.session.tool_text, name);
                 let given = args.is_some();
                 let info = args.unwrap_or_default();
+                let by_name = self.tool_names.get(name).1;
                 self.session.tools.record_call(tools::NewCall {
                     name,
                     args: given.then_some(info.fingerprint),
                     call_id,
-                    effect: tools::effect::of_call(effect, info.shell_writes, name),
+                    effect: tools::effect::of_call(effect, info.shell_writes, by_name),
                     names: &info.names,
                 });
                 self.session.tool_calls_total = self.session.tool_calls_total.saturating_add(1);
@@ -360,7 +392,13 @@ impl Regulator {
     /// Rebuilds the topic index from the stored keys.
     fn reindex_topics(&mut self) {
         let m = &self.memory;
-        let correction_topics = m.corrections.records().map(|r| r.topic.as_str());
+        // Each topic once, not once per record nor again when it has
+        // statistics: the index ignores repeats, but finding them out cost a
+        // sixth of import.
+        let correction_topics = m
+            .corrections
+            .topics()
+            .filter(|k| !m.topics.contains_key(*k));
         self.topics = TopicIndex::of(m.topics.keys().map(String::as_str).chain(correction_topics));
     }
 
@@ -559,7 +597,7 @@ impl Regulator {
             let seq = self.memory.seq;
             self.memory.seq = seq.saturating_add(1);
             let id = combine(
-                combine(hash_bytes(self.id_seed, b"preference"), seq),
+                combine(hash_bytes(self.id_seed.get(), b"preference"), seq),
                 hash_bytes(0, text.as_bytes()),
             );
             self.memory.preferences.add(Preference {
@@ -757,7 +795,7 @@ impl Regulator {
         let at_ms = at_ms.or(self.session.last_at_ms).unwrap_or(0);
         let seq = self.memory.seq;
         self.memory.seq = seq.saturating_add(1);
-        let h = combine(hash_bytes(self.id_seed, topic.as_bytes()), seq);
+        let h = combine(hash_bytes(self.id_seed.get(), topic.as_bytes()), seq);
         let id = combine(combine(h, hash_bytes(0, text.as_bytes())), at_ms);
         let record = Record {
             id,
@@ -1130,10 +1168,11 @@ impl Regulator {
             user_id: snap.user_id,
             glossary: glossary_stems(&snap.config),
             config: snap.config,
-            id_seed: 0,
+            id_seed: IdSeed::Value(0),
             memory: snap.memory,
             session: snap.session,
             scratch: Scratch::default(),
+            tool_names: tools::effect::NameMemo::default(),
             topics: TopicIndex::default(),
             derived: Derived::default(),
             link_keys: LinkKeys::default(),

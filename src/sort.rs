@@ -42,6 +42,24 @@ pub(crate) fn sort_u64(v: &mut [u64]) {
     v.sort_unstable();
 }
 
+/// Stable sort by a key of at most 32 bits, as `slice::sort_by_key`: each
+/// element's key and position packed into one `u64`, sorted as integers
+/// (`sort_u64`), then applied. Several times cheaper than `sort_by` on large
+/// tables, whose comparator is called through a pointer.
+pub(crate) fn sort_by_u32_key<T>(v: &mut [T], key: impl Fn(&T) -> u32) {
+    if v.len() < 2 || v.len() > u32::MAX as usize {
+        sort_by_key(v, key);
+        return;
+    }
+    let mut packed: Vec<u64> = (0u64..)
+        .zip(v.iter())
+        .map(|(i, e)| u64::from(key(e)) << 32 | i)
+        .collect();
+    sort_u64(&mut packed);
+    let mut idx: Vec<usize> = packed.iter().map(|p| (p & 0xFFFF_FFFF) as usize).collect();
+    permute(v, &mut idx);
+}
+
 /// The single instantiation of the standard sort.
 #[inline(never)]
 fn sort_indices(idx: &mut [usize], cmp: &mut dyn FnMut(usize, usize) -> Ordering) {
@@ -85,6 +103,9 @@ mod tests {
             want.sort_by_key(|e| e.0);
             let mut got = v.clone();
             sort_by_key(&mut got, |e| e.0);
+            assert_eq!(got, want);
+            let mut got = v.clone();
+            sort_by_u32_key(&mut got, |e| u32::from(e.0));
             assert_eq!(got, want);
             let mut want = v.clone();
             want.sort_unstable();

@@ -16,7 +16,8 @@ use serde::{Deserialize, Serialize};
 use crate::config::Config;
 use crate::detect::budget::Budget;
 use crate::detect::confidence::{MAX_NLL, Shape, TokenStats};
-use crate::detect::corrections::{MAX_KEY_BYTES, Record, Source, Store};
+use crate::detect::corrections::scan::{Cursor, MAX_NESTING};
+use crate::detect::corrections::{MAX_KEY_BYTES, Record, Source, Store, read_store};
 use crate::detect::drift::{DriftReport, TaskFacts};
 use crate::detect::incidents::Incidents;
 use crate::detect::preferences::Preferences;
@@ -165,10 +166,12 @@ impl Memory {
             ));
         }
         for (k, t) in &self.topics {
-            let f = format!("memory.topics[{k:?}]");
+            // Named only for an error: formatting it for every topic was a
+            // noticeable part of import.
+            let f = || format!("memory.topics[{k:?}]");
             if k.is_empty() || k.len() > MAX_KEY_BYTES {
                 return Err(Error::range_error(
-                    f,
+                    f(),
                     format!("key must be 1 to {MAX_KEY_BYTES} bytes"),
                 ));
             }
@@ -177,7 +180,7 @@ impl Memory {
                 || t.quality_sum > t.feedback as f64
             {
                 return Err(Error::range_error(
-                    f + ".qualitySum",
+                    f() + ".qualitySum",
                     "must be between 0 and feedback",
                 ));
             }
@@ -426,11 +429,46 @@ impl SnapshotRef<'_> {
         let mut out = Vec::with_capacity(estimate);
         // Serialising plain data with string keys into memory cannot fail, and
         // serde_json writes only valid UTF-8.
-        if serde_json::to_writer(&mut out, self).is_err() {
+        if self.write(&mut out).is_err() {
             return String::new();
         }
         String::from_utf8(out).unwrap_or_default()
     }
+
+    /// Writes what the derived `Serialize` writes, byte for byte (a test
+    /// holds them equal), but the correction rows by `Store::write_json`.
+    fn write(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        let m = self.memory;
+        field(out, "{\"format\":", self.format)?;
+        field(out, ",\"version\":", &self.version)?;
+        field(out, ",\"userId\":", self.user_id)?;
+        field(out, ",\"config\":", self.config)?;
+        field(out, ",\"memory\":{\"seq\":", &m.seq)?;
+        field(out, ",\"implicitCorrections\":", &m.implicit_corrections)?;
+        out.extend_from_slice(b",\"corrections\":");
+        m.corrections.write_json(out)?;
+        field(out, ",\"topics\":", &m.topics)?;
+        field(out, ",\"preferences\":", &m.preferences)?;
+        if !is_empty_dismissed(&m.dismissed) {
+            field(out, ",\"dismissed\":", &m.dismissed)?;
+        }
+        out.push(b'}');
+        if let Some(session) = self.session {
+            field(out, ",\"session\":", session)?;
+        }
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+/// `prefix` (punctuation and a key) and then `value` in JSON.
+fn field<T: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    prefix: &str,
+    value: &T,
+) -> serde_json::Result<()> {
+    out.extend_from_slice(prefix.as_bytes());
+    serde_json::to_writer(out, value)
 }
 
 impl Snapshot {
@@ -458,7 +496,12 @@ impl Snapshot {
                 ),
             ));
         }
-        // The common case parses once, straight into the typed structs.
+        // The common case is read by the fast path, or else parsed once,
+        // straight into the typed structs.
+        if let Some(snap) = read_plain(text) {
+            snap.validate()?;
+            return Ok(snap);
+        }
         if let Ok(snap) = serde_json::from_str::<Snapshot>(text)
             && snap.format == FORMAT
             && snap.version == VERSION
@@ -538,6 +581,69 @@ impl Snapshot {
         self.memory.validate(&self.config)?;
         self.session.validate(&self.config)
     }
+}
+
+/// The fast path of `Snapshot::from_json`: a current snapshot in the plain
+/// form reins writes, its correction rows read by `corrections::read_store`
+/// and the other fields by serde_json. `None` for anything else (an unknown
+/// or repeated field, an escaped key, another format or version, an error):
+/// the full parse then gives the same snapshot or the exact error.
+fn read_plain(text: &str) -> Option<Snapshot> {
+    let mut c = Cursor::new(text);
+    c.expect(b'{')?;
+    let (mut format, mut version, mut user_id) = (None, None, None);
+    let (mut config, mut memory, mut session) = (None, None, None);
+    // Values one level down: what serde_json allows them to nest.
+    let depth = MAX_NESTING - 1;
+    c.items(b'}', |c| match c.key()? {
+        "format" => once(&mut format, c.value::<String>(depth)?),
+        "version" => once(&mut version, c.value::<u32>(depth)?),
+        "userId" => once(&mut user_id, c.value::<String>(depth)?),
+        "config" => once(&mut config, c.value::<Config>(depth)?),
+        "memory" => once(&mut memory, read_memory(c)?),
+        "session" => once(&mut session, c.value::<Session>(depth)?),
+        _ => None,
+    })?;
+    c.end()?;
+    let snap = Snapshot {
+        format: format?,
+        version: version?,
+        user_id: user_id?,
+        config: config?,
+        memory: memory?,
+        session: session.unwrap_or_default(),
+    };
+    (snap.format == FORMAT && snap.version == VERSION).then_some(snap)
+}
+
+/// The memory object, as `read_plain` reads the snapshot around it.
+fn read_memory(c: &mut Cursor<'_>) -> Option<Memory> {
+    c.expect(b'{')?;
+    let (mut seq, mut implicit, mut corrections) = (None, None, None);
+    let (mut topics, mut preferences, mut dismissed) = (None, None, None);
+    let depth = MAX_NESTING - 2;
+    c.items(b'}', |c| match c.key()? {
+        "seq" => once(&mut seq, c.u64()?),
+        "implicitCorrections" => once(&mut implicit, c.u64()?),
+        "corrections" => once(&mut corrections, read_store(c)?),
+        "topics" => once(&mut topics, c.value(depth)?),
+        "preferences" => once(&mut preferences, c.value(depth)?),
+        "dismissed" => once(&mut dismissed, c.value(depth)?),
+        _ => None,
+    })?;
+    Some(Memory {
+        seq: seq?,
+        implicit_corrections: implicit?,
+        corrections: corrections?,
+        topics: topics?,
+        preferences: preferences.unwrap_or_default(),
+        dismissed: dismissed.unwrap_or_default(),
+    })
+}
+
+/// Fills a field read once; a field repeated is an error serde reports.
+fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+    slot.is_none().then(|| *slot = Some(value))
 }
 
 /// The fields that tell which kind of snapshot a text is.
@@ -757,6 +863,70 @@ mod tests {
         let snap = largest(3);
         snap.validate().unwrap();
         assert_eq!(Snapshot::from_json(&snap.to_json()).unwrap(), snap);
+    }
+
+    /// The hand-written export is the derived one, byte for byte, with and
+    /// without the optional parts.
+    #[test]
+    fn export_writes_what_serde_writes() {
+        let mut snap = largest(3);
+        snap.memory
+            .dismissed
+            .add(crate::detect::corrections::rules::Dismissal { at_ms: 1, id: 2 });
+        for (snap, session) in [(&snap, true), (&largest(0), false)] {
+            let r = SnapshotRef {
+                format: &snap.format,
+                version: snap.version,
+                user_id: &snap.user_id,
+                config: &snap.config,
+                memory: &snap.memory,
+                session: session.then_some(&snap.session),
+            };
+            assert_eq!(r.to_json(), serde_json::to_string(&r).unwrap());
+        }
+    }
+
+    /// The fast path reads what serde_json reads, or leaves the text to it.
+    #[test]
+    fn the_fast_path_reads_what_serde_reads() {
+        let mut snap = largest(3);
+        snap.memory.corrections = Store::from_records(
+            vec![
+                Record {
+                    text: "a \"quoted\"\nline\\ é \u{1}".into(),
+                    ..record(7)
+                },
+                record(8),
+            ],
+            &snap.config,
+        );
+        let json = snap.to_json();
+        let pretty = serde_json::to_string_pretty(&snap).unwrap();
+        for text in [&json, &pretty] {
+            assert_eq!(read_plain(text).as_ref(), Some(&snap));
+        }
+        let odd = [
+            json.replacen("\"format\"", "\"\\u0066ormat\"", 1),
+            json.replacen("\"seq\":", "\"seq\":1,\"seq\":", 1),
+            json.replacen("{\"format\"", "{\"extra\":1,\"format\"", 1),
+            json.replacen(",\"session\":", ",\"session\":null,\"x\":", 1),
+            json.replacen(",\"e\",", ",\"\\u0065\",", 1),
+            json.replacen(",\"e\",", ",\"x\",", 1),
+            json.replacen("\"version\":1", "\"version\":2", 1),
+            json.replacen("\"version\":1", "\"version\":1.0", 1),
+            json.replace(",\"session\":", ",\"sessions\":"),
+            format!("{json} x"),
+            format!(" \n{json}\t"),
+            "{}".to_string(),
+        ];
+        for text in &odd {
+            let serde = serde_json::from_str::<Snapshot>(text)
+                .ok()
+                .filter(|s| s.format == FORMAT && s.version == VERSION);
+            if let Some(fast) = read_plain(text) {
+                assert_eq!(Some(fast), serde, "{text}");
+            }
+        }
     }
 
     #[test]

@@ -241,6 +241,38 @@ fn same_events_and_seed_give_the_same_bytes() {
     );
 }
 
+/// An id source is read once, when the first id is made, and seeds ids as
+/// `with_id_seed` would: in wasm a regulator that files no record never
+/// touches the platform's random source.
+#[test]
+fn an_id_source_is_read_once_and_only_when_an_id_is_made() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static READS: AtomicUsize = AtomicUsize::new(0);
+    fn source() -> u64 {
+        READS.fetch_add(1, Ordering::SeqCst);
+        7
+    }
+    let mut lazy = Regulator::new("alice", Config::default())
+        .unwrap()
+        .with_id_source(source);
+    let mut seeded = Regulator::new("alice", Config::default())
+        .unwrap()
+        .with_id_seed(7);
+    for r in [&mut lazy, &mut seeded] {
+        r.turn_start("Refactor fetch_user to be async", Some(5))
+            .unwrap();
+        r.turn_complete("Here is the async version.", Some(6))
+            .unwrap();
+    }
+    assert_eq!(READS.load(Ordering::SeqCst), 0, "no id made yet");
+    for r in [&mut lazy, &mut seeded] {
+        r.user_correction("no logging").unwrap();
+        r.user_correction("no tracing either").unwrap();
+    }
+    assert_eq!(READS.load(Ordering::SeqCst), 1);
+    assert_eq!(lazy.export(), seeded.export());
+}
+
 #[test]
 fn snapshot_shape_is_versioned_camel_case_json() {
     let mut r = Regulator::new("alice", Config::default()).unwrap();

@@ -7,7 +7,7 @@ pub mod stem_en;
 pub mod stem_light;
 mod stopwords;
 pub(crate) mod table;
-mod tokenize;
+pub(crate) mod tokenize;
 pub(crate) mod topic;
 
 pub use keywords::{KeywordBag, MAX_KEYWORD_BYTES, MAX_KEYWORDS, Scratch};

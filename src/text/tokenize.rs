@@ -28,23 +28,65 @@ pub struct Token<'a> {
 
 /// Han, kana and Hangul: scripts written without spaces between words.
 pub fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x1100..=0x11FF        // Hangul Jamo
-        | 0x3005..=0x3007      // 々 〆 〇
-        | 0x3041..=0x309F      // Hiragana
-        | 0x30A1..=0x30FA      // Katakana (not the middle dot U+30FB)
-        | 0x30FC..=0x30FF      // ー and Katakana iteration marks
-        | 0x3130..=0x318F      // Hangul compatibility Jamo
-        | 0x31F0..=0x31FF      // Katakana phonetic extensions
-        | 0x3400..=0x4DBF      // CJK extension A
-        | 0x4E00..=0x9FFF      // CJK unified ideographs
-        | 0xA960..=0xA97F      // Hangul Jamo extended A
-        | 0xAC00..=0xD7AF      // Hangul syllables
-        | 0xD7B0..=0xD7FF      // Hangul Jamo extended B
-        | 0xF900..=0xFAFF      // CJK compatibility ideographs
-        | 0xFF66..=0xFF9F      // half-width Katakana
-        | 0x20000..=0x3FFFF    // CJK extensions B and later
-    )
+    // Below the first range (ASCII, Latin, Cyrillic…): one compare, not ten.
+    let u = c as u32;
+    u >= 0x1100
+        && matches!(u,
+            0x1100..=0x11FF        // Hangul Jamo
+            | 0x3005..=0x3007      // 々 〆 〇
+            | 0x3041..=0x309F      // Hiragana
+            | 0x30A1..=0x30FA      // Katakana (not the middle dot U+30FB)
+            | 0x30FC..=0x30FF      // ー and Katakana iteration marks
+            | 0x3130..=0x318F      // Hangul compatibility Jamo
+            | 0x31F0..=0x31FF      // Katakana phonetic extensions
+            | 0x3400..=0x4DBF      // CJK extension A
+            | 0x4E00..=0x9FFF      // CJK unified ideographs
+            | 0xA960..=0xA97F      // Hangul Jamo extended A
+            | 0xAC00..=0xD7AF      // Hangul syllables
+            | 0xD7B0..=0xD7FF      // Hangul Jamo extended B
+            | 0xF900..=0xFAFF      // CJK compatibility ideographs
+            | 0xFF66..=0xFF9F      // half-width Katakana
+            | 0x20000..=0x3FFFF    // CJK extensions B and later
+        )
+}
+
+/// Classes of ASCII bytes, by table: one load per byte instead of a chain
+/// of range tests in the loops that read words a byte at a time.
+pub(crate) const WORD_BYTE: u8 = 1;
+pub(crate) const ALPHA_BYTE: u8 = 2;
+pub(crate) const UPPER_BYTE: u8 = 4;
+pub(crate) const DIGIT_BYTE: u8 = 8;
+/// A digit or `_`: a word byte that is no letter.
+pub(crate) const OTHER_BYTE: u8 = 16;
+
+static ASCII_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            t[b] |= WORD_BYTE;
+        }
+        if c.is_ascii_alphabetic() {
+            t[b] |= ALPHA_BYTE;
+        }
+        if c.is_ascii_uppercase() {
+            t[b] |= UPPER_BYTE;
+        }
+        if c.is_ascii_digit() {
+            t[b] |= DIGIT_BYTE;
+        }
+        if c.is_ascii_digit() || c == b'_' {
+            t[b] |= OTHER_BYTE;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The class bits of a byte (0 for bytes of non-ASCII characters).
+pub(crate) fn ascii_class(b: u8) -> u8 {
+    ASCII_CLASS.get(usize::from(b)).copied().unwrap_or(0)
 }
 
 /// Combining marks continue a word (decomposed `é` is `e` + U+0301).
@@ -72,7 +114,7 @@ pub fn for_each_token(text: &str, buf: &mut String, mut f: impl FnMut(Token<'_>)
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         if b < 0x80 {
-            if b.is_ascii_alphanumeric() || b == b'_' {
+            if ascii_class(b) & WORD_BYTE != 0 {
                 i = word(text, i, buf, &mut f);
             } else {
                 i += 1;
@@ -100,19 +142,21 @@ fn char_at(text: &str, i: usize) -> Option<char> {
 fn word(text: &str, start: usize, buf: &mut String, f: &mut impl FnMut(Token<'_>)) -> usize {
     let bytes = text.as_bytes();
     let mut i = start;
-    let (mut upper, mut non_ascii, mut curly) = (false, false, false);
-    let (mut letters, mut others) = (false, false); // others: digits, `_`, non-ASCII
-    let (mut prev_alpha, mut prev_digit) = (false, false);
+    let (mut non_ascii, mut curly) = (false, false);
+    // Letters and others (digits, `_`, non-ASCII) outside the ASCII classes.
+    let (mut letters, mut others) = (false, false);
+    // The classes of the word's ASCII bytes, or-ed; and of the last
+    // character (0 after a joining mark, ALPHA_BYTE after a non-ASCII letter).
+    let (mut seen, mut last) = (0u8, 0u8);
     while let Some(&b) = bytes.get(i) {
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            let alpha = b.is_ascii_alphabetic();
-            upper |= b.is_ascii_uppercase();
-            letters |= alpha;
-            others |= !alpha;
-            (prev_alpha, prev_digit) = (alpha, b.is_ascii_digit());
+        let class = ascii_class(b);
+        if class & WORD_BYTE != 0 {
+            seen |= class;
+            last = class;
             i += 1;
             continue;
         }
+        let (prev_alpha, prev_digit) = (last & ALPHA_BYTE != 0, last & DIGIT_BYTE != 0);
         if b < 0x80 {
             let next = bytes.get(i + 1).copied().unwrap_or(0);
             let joins = (b == b'\''
@@ -123,7 +167,7 @@ fn word(text: &str, start: usize, buf: &mut String, f: &mut impl FnMut(Token<'_>
             if !joins {
                 break;
             }
-            (prev_alpha, prev_digit) = (false, false);
+            last = 0;
             i += 1;
             continue;
         }
@@ -133,15 +177,18 @@ fn word(text: &str, start: usize, buf: &mut String, f: &mut impl FnMut(Token<'_>
             non_ascii = true;
             others = true;
             letters |= c.is_alphabetic();
-            (prev_alpha, prev_digit) = (c.is_alphabetic(), false);
+            last = if c.is_alphabetic() { ALPHA_BYTE } else { 0 };
         } else if is_apostrophe(c) && prev_alpha && next_alpha() {
             curly = true;
-            (prev_alpha, prev_digit) = (false, false);
+            last = 0;
         } else {
             break;
         }
         i += c.len_utf8();
     }
+    let upper = seen & UPPER_BYTE != 0;
+    letters |= seen & ALPHA_BYTE != 0;
+    others |= seen & OTHER_BYTE != 0;
     let raw = text.get(start..i).unwrap_or("");
     // Checked first: the generic trim costs more than the word's other work.
     let raw = if raw.starts_with('_') || raw.ends_with('_') {

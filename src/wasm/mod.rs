@@ -78,7 +78,7 @@ impl RegulatorCore {
         let config = Config::from_json(config_json).map_err(js_err)?;
         let inner = Regulator::new(user_id, config)
             .map_err(js_err)?
-            .with_id_seed(random_seed());
+            .with_id_source(random_seed);
         Ok(Self { inner })
     }
 
@@ -86,7 +86,7 @@ impl RegulatorCore {
     pub fn import_json(json: &str) -> JsResult<RegulatorCore> {
         let inner = Regulator::import(json)
             .map_err(js_err)?
-            .with_id_seed(random_seed());
+            .with_id_source(random_seed);
         Ok(Self { inner })
     }
 
@@ -96,7 +96,7 @@ impl RegulatorCore {
         let config = Config::from_json(config_json).map_err(js_err)?;
         let inner = Regulator::restore(user_id, config, json)
             .map_err(js_err)?
-            .with_id_seed(random_seed());
+            .with_id_source(random_seed);
         Ok(Self { inner })
     }
 

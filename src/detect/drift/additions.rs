@@ -476,6 +476,45 @@ fn parts(ident: &str, mut f: impl FnMut(&str)) {
         }
         return;
     }
+    if ident.is_ascii() {
+        ascii_parts(ident, f);
+    } else {
+        char_parts(ident, f);
+    }
+}
+
+/// `parts` of an ASCII identifier: each part is a slice of it, copied
+/// (lowercased) only when it has capitals.
+fn ascii_parts(ident: &str, mut f: impl FnMut(&str)) {
+    let mut lower = String::new();
+    let mut emit = |part: &str| {
+        if part.bytes().any(|b| b.is_ascii_uppercase()) {
+            lower.clear();
+            lower.push_str(part);
+            lower.make_ascii_lowercase();
+            f(&lower);
+        } else {
+            f(part);
+        }
+    };
+    let (mut start, mut prev_lower) = (None, false);
+    for (i, &b) in ident.as_bytes().iter().enumerate() {
+        let boundary = !b.is_ascii_alphanumeric() || (b.is_ascii_uppercase() && prev_lower);
+        if boundary && let Some(from) = start.take() {
+            emit(ident.get(from..i).unwrap_or(""));
+        }
+        if b.is_ascii_alphanumeric() && start.is_none() {
+            start = Some(i);
+        }
+        prev_lower = b.is_ascii_lowercase();
+    }
+    if let Some(from) = start {
+        emit(ident.get(from..).unwrap_or(""));
+    }
+}
+
+/// `parts` of any identifier, a character at a time.
+fn char_parts(ident: &str, mut f: impl FnMut(&str)) {
     let mut part = String::new();
     let mut prev_lower = false;
     for c in ident.chars() {
@@ -494,6 +533,34 @@ fn parts(ident: &str, mut f: impl FnMut(&str)) {
     }
 }
 
+/// The identifiers of `code`: the non-empty runs of letters, digits and `_`
+/// (a split on every other character, without its empty pieces), read a
+/// byte at a time where the text is ASCII.
+fn idents(code: &str) -> impl Iterator<Item = &str> {
+    use crate::text::tokenize::{WORD_BYTE, ascii_class};
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let mut start = None;
+        while let Some(&b) = code.as_bytes().get(i) {
+            let (word, len) = if b < 0x80 {
+                (ascii_class(b) & WORD_BYTE != 0, 1)
+            } else {
+                let c = code.get(i..).and_then(|t| t.chars().next())?;
+                (c.is_alphanumeric(), c.len_utf8())
+            };
+            if word {
+                start.get_or_insert(i);
+            } else if let Some(from) = start {
+                let ident = code.get(from..i);
+                i += len;
+                return ident;
+            }
+            i += len;
+        }
+        start.and_then(|from| code.get(from..))
+    })
+}
+
 /// Concerns the answer's code takes on that the request (or its context,
 /// through `anchored`) never mentioned: the identifier parts that show them.
 /// One passing `timeout=` or `npm cache clean` is not a new subsystem.
@@ -501,7 +568,7 @@ pub fn concerns(code: &str, anchored: &dyn Fn(&str) -> bool) -> Vec<String> {
     let mut seen = [0u8; CONCERNS.len()];
     // The identifiers that show a concern, each with the groups it shows.
     let mut words: Vec<(String, u32)> = Vec::new();
-    for ident in code.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+    for ident in idents(code) {
         // A camel-case name is a concern word as a whole ("WaitGroup",
         // "ThreadPoolExecutor") or by its parts ("getLogger").
         let camel = ident.bytes().skip(1).any(|b| b.is_ascii_uppercase());
@@ -587,6 +654,44 @@ pub fn near_spelling(a: &str, b: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn ascii_parts_are_the_char_parts() {
+        for ident in [
+            "getLogger",
+            "fetch_user",
+            "HTTPServer",
+            "x",
+            "_a__B_",
+            "ThreadPoolExecutor",
+            "a1B2c3",
+            "ABC",
+            "",
+        ] {
+            let (mut a, mut c) = (Vec::new(), Vec::new());
+            super::ascii_parts(ident, |p| a.push(p.to_string()));
+            super::char_parts(ident, |p| c.push(p.to_string()));
+            assert_eq!(a, c, "{ident}");
+        }
+    }
+
+    #[test]
+    fn idents_split_as_a_char_split_would() {
+        for code in [
+            "let x = foo_bar(baz, 3);\n  getLogger().info(\"é ü\")",
+            "__init__ naïve_café 日本語 x",
+            "",
+            "((",
+            "a",
+            "ab  cd_",
+        ] {
+            let split: Vec<&str> = code
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .collect();
+            assert_eq!(super::idents(code).collect::<Vec<_>>(), split, "{code}");
+        }
+    }
     #[test]
     fn camel_case_names_are_concerns_as_a_whole() {
         use super::concerns;

@@ -3,8 +3,11 @@
 
 use super::scan::{CueList, Source};
 
+/// How many cue lists there are (the length of `ALL`).
+pub const LISTS: usize = 46;
+
 /// Every list, in `id` order: the scanner indexes them together.
-pub static ALL: [&CueList; 46] = [
+pub static ALL: [&CueList; LISTS] = [
     &ADDITION_STRONG,
     &ADDITION_WEAK,
     &FIRST_PERSON,

@@ -1,7 +1,7 @@
 //! Which human language a text is written in: by script, then by the
 //! function words of the languages written in Latin script.
 
-use super::scan::Scanned;
+use super::scan::{KeyTable, Scanned};
 use super::words::{LATIN_PROFILES, profile_table};
 use crate::text::is_cjk;
 use std::sync::OnceLock;
@@ -48,6 +48,12 @@ fn longest_profile_word() -> usize {
     })
 }
 
+/// `profile_table` by scan key: the words' keys are computed already.
+fn profile_keys() -> &'static KeyTable<u64> {
+    static TABLE: OnceLock<KeyTable<u64>> = OnceLock::new();
+    TABLE.get_or_init(|| KeyTable::new(profile_table().iter().map(|(w, m)| (*w, *m)).collect()))
+}
+
 /// Letters per script, and function-word hits per Latin-script language.
 #[derive(Default)]
 struct Counts {
@@ -89,7 +95,7 @@ impl Counts {
             }
             let t = s.text_of(w);
             chars += t.len();
-            counts.add_word(t);
+            counts.add_word(t, w.key());
         }
         counts
     }
@@ -103,7 +109,8 @@ impl Counts {
         self.latin * 2 >= self.total()
     }
 
-    fn add_word(&mut self, word: &str) {
+    /// Counts one word; `key` is its scan key.
+    fn add_word(&mut self, word: &str, key: u32) {
         if word.is_ascii() {
             self.latin += word.bytes().filter(u8::is_ascii_alphabetic).count();
         } else {
@@ -112,7 +119,7 @@ impl Counts {
         if word.len() > longest_profile_word() {
             return;
         }
-        if let Some(mask) = profile_table().get(word) {
+        if let Some(mask) = profile_keys().get(key, |w| w == word) {
             for (i, c) in self.profiles.iter_mut().enumerate() {
                 *c += usize::from(mask & (1 << i) != 0);
             }

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use super::scan::Scanned;
+use super::scan::{KeyTable, Scanned};
 use super::words::WordTable;
 use crate::text::is_cjk;
 
@@ -14,7 +14,7 @@ use crate::text::is_cjk;
 /// hash lookup rather than a binary search of string comparisons.
 type Table = (
     Vec<(&'static str, &'static str, bool, bool, usize)>,
-    WordTable,
+    KeyTable<u64>,
 );
 
 /// Concepts, each a list of terms: word prefixes (Latin and Cyrillic), whole
@@ -77,6 +77,8 @@ impl Lexicon {
                 let run = runs.entry(e.0).or_insert((i as u64) << 32);
                 *run = (*run & !0xffff_ffff) | (i as u64 + 1);
             }
+            // Looked up by the scan's keys of the words' first characters.
+            let runs = KeyTable::new(runs.into_iter().collect());
             (t, runs)
         })
     }
@@ -88,7 +90,7 @@ impl Lexicon {
         let (t, runs) = self.table();
         for w in s.words.iter().filter(|w| code || !w.code) {
             let word = s.text_of(w);
-            let Some(&run) = runs.get(key(word)) else {
+            let Some(run) = runs.get(w.key_head3(), |k| k == key(word)) else {
                 continue;
             };
             let entries = t
@@ -101,7 +103,8 @@ impl Lexicon {
             }
         }
         // Most texts have neither CJK nor a hyphen.
-        let (cjk, hyphen) = (s.text.chars().any(is_cjk), s.text.contains('-'));
+        let cjk = !s.text.is_ascii() && s.text.chars().any(is_cjk);
+        let hyphen = s.text.contains('-');
         if !(cjk || hyphen) {
             return;
         }

@@ -465,10 +465,10 @@ impl AsksIn {
 fn weight(stem: &str) -> f64 {
     if low_weight().contains_key(stem) {
         0.2
-    } else if stem.chars().any(is_cjk) {
+    } else if !stem.is_ascii() && stem.chars().any(is_cjk) {
         // Character bigrams: many straddle two words and carry little.
         0.4
-    } else if stem.chars().count() <= 3 {
+    } else if stem.len() <= 3 || (!stem.is_ascii() && stem.chars().count() <= 3) {
         0.5
     } else {
         1.0
@@ -509,6 +509,15 @@ struct Anchors<'a> {
     /// For an answer in a language with a light stemmer: that stemmer's
     /// stems of the anchors' words, sorted (the bags stem for English).
     light: Option<(Lang, Vec<String>)>,
+    /// A 1024-bit filter of the anchor stems' table hashes: most answer
+    /// stems are in no bag, and one bit test says so for all the bags.
+    in_bags: [u64; 16],
+}
+
+/// The filter bit of a stem's table hash: (word, bit).
+fn bag_filter_bit(h: u32) -> (usize, u64) {
+    let bit = (h >> 7) as usize % 1024;
+    (bit / 64, 1 << (bit % 64))
 }
 
 impl<'a> Anchors<'a> {
@@ -516,8 +525,13 @@ impl<'a> Anchors<'a> {
         // Activated from the anchors' side: a request has a dozen stems,
         // the synonym table hundreds.
         let mut groups = 0u64;
+        let mut in_bags = [0u64; 16];
         for (stem, _, _) in bags.iter().flat_map(|b| b.iter()) {
             groups |= synonym_groups(stem);
+            let (word, bit) = bag_filter_bit(crate::text::table::key_hash(stem));
+            if let Some(w) = in_bags.get_mut(word) {
+                *w |= bit;
+            }
         }
         let mut prefixes: Vec<String> = bags
             .iter()
@@ -551,6 +565,7 @@ impl<'a> Anchors<'a> {
             groups,
             prefixes,
             light,
+            in_bags,
         }
     }
 
@@ -587,7 +602,9 @@ impl<'a> Anchors<'a> {
 
     fn has_as(&self, stem: &str, synonyms: bool) -> bool {
         let h = crate::text::table::key_hash(stem);
-        if self.bags.iter().any(|b| b.contains_stem_hashed(stem, h))
+        let (word, bit) = bag_filter_bit(h);
+        let maybe_in_bags = self.in_bags.get(word).is_some_and(|w| w & bit != 0);
+        if (maybe_in_bags && self.bags.iter().any(|b| b.contains_stem_hashed(stem, h)))
             || self.glossary.iter().any(|g| g == stem)
         {
             return true;
@@ -595,21 +612,22 @@ impl<'a> Anchors<'a> {
         if synonyms && self.in_active_group(stem) {
             return true;
         }
-        match stem.char_indices().nth(5) {
-            Some((cut, _)) => {
-                let prefix = stem.get(..cut).unwrap_or(stem);
-                self.prefixes
-                    .binary_search_by(|p| p.as_str().cmp(prefix))
-                    .is_ok()
+        // The stem's first five characters, when it has that many.
+        let prefix = if self.prefixes.is_empty() {
+            None
+        } else if stem.is_ascii() {
+            stem.get(..5)
+        } else {
+            match stem.char_indices().nth(5) {
+                Some((cut, _)) => stem.get(..cut),
+                None => Some(stem).filter(|s| s.chars().count() == 5),
             }
-            None => {
-                stem.chars().count() == 5
-                    && self
-                        .prefixes
-                        .binary_search_by(|p| p.as_str().cmp(stem))
-                        .is_ok()
-            }
-        }
+        };
+        prefix.is_some_and(|prefix| {
+            self.prefixes
+                .binary_search_by(|p| p.as_str().cmp(prefix))
+                .is_ok()
+        })
     }
 }
 

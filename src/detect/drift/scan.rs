@@ -6,7 +6,9 @@
 
 use std::sync::OnceLock;
 
+use super::cues::LISTS;
 use crate::text::is_cjk;
+use crate::text::tokenize::{ALPHA_BYTE, UPPER_BYTE, WORD_BYTE, ascii_class};
 
 /// A word of the lowercased text, by byte range, with where it sits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +29,66 @@ pub struct Word {
     /// cue lookups compare numbers, not strings.
     key: u32,
     key3: u32,
+}
+
+impl Word {
+    /// The word's key: `key` of its text.
+    pub fn key(&self) -> u32 {
+        self.key
+    }
+
+    /// `key` of its first three characters, or of the whole word when it
+    /// is shorter (a lookup key for tables of three-character prefixes).
+    pub fn key_head3(&self) -> u32 {
+        if self.key3 == 0 { self.key } else { self.key3 }
+    }
+}
+
+/// Static words looked up by a scanned word's key: an open-addressing
+/// table of (key, item), so a word costs a probe and, on a key match, one
+/// string compare, instead of hashing its text again. Values as a map of the
+/// same words would give.
+pub struct KeyTable<V> {
+    slots: Vec<(u32, u32)>,
+    items: Vec<(&'static str, V)>,
+}
+
+impl<V: Copy> KeyTable<V> {
+    pub fn new(items: Vec<(&'static str, V)>) -> Self {
+        let size = (items.len() * 2).next_power_of_two().max(16);
+        let mut slots = vec![(0u32, u32::MAX); size];
+        for (i, (w, _)) in items.iter().enumerate() {
+            let k = key(w);
+            let mut at = k as usize & (size - 1);
+            while let Some(slot) = slots.get_mut(at) {
+                if slot.1 == u32::MAX {
+                    *slot = (k, i as u32);
+                    break;
+                }
+                at = (at + 1) & (size - 1);
+            }
+        }
+        Self { slots, items }
+    }
+
+    /// The value of the item whose key is `k` and whose text `is` accepts.
+    pub fn get(&self, k: u32, is: impl Fn(&str) -> bool) -> Option<V> {
+        let mask = self.slots.len() - 1;
+        let mut at = k as usize & mask;
+        loop {
+            let &(sk, i) = self.slots.get(at)?;
+            if i == u32::MAX {
+                return None;
+            }
+            if sk == k
+                && let Some(&(w, v)) = self.items.get(i as usize)
+                && is(w)
+            {
+                return Some(v);
+            }
+            at = (at + 1) & mask;
+        }
+    }
 }
 
 /// A text lowercased (curly apostrophes folded) and cut into words.
@@ -91,6 +153,8 @@ impl Builder {
 
     fn push_word(&mut self, start: usize, end: usize, caps: (bool, bool), quoted: bool) {
         if end > start && self.words.len() < MAX_WORDS {
+            // Keyed here, while the word's bytes are hot.
+            let (key, key3) = keys(self.out.get(start..end).unwrap_or(""));
             self.words.push(Word {
                 start: start as u32,
                 end: end as u32,
@@ -100,8 +164,8 @@ impl Builder {
                 quoted,
                 caps: caps.0,
                 initial: caps.1,
-                key: 0,
-                key3: 0,
+                key,
+                key3,
             });
         }
     }
@@ -110,7 +174,11 @@ impl Builder {
     fn close(&mut self) {
         if let Some(b) = self.start.take() {
             // A trailing apostrophe is a quote, not part of the word.
-            let end = self.out.trim_end_matches('\'').len().max(b);
+            let out = self.out.as_bytes();
+            let mut end = out.len();
+            while end > b && out.get(end - 1) == Some(&b'\'') {
+                end -= 1;
+            }
             let caps = self.letters >= 2 && self.capitals == self.letters;
             self.push_word(b, end, (caps, self.initial), self.word_quoted);
             if end < self.out.len() {
@@ -145,15 +213,36 @@ impl Builder {
         }
     }
 
-    /// `letter` for an ASCII letter, digit or underscore, the common case.
-    fn letter_ascii(&mut self, c: u8) {
-        self.begin_word(c.is_ascii_uppercase());
-        self.len += 1;
-        if c.is_ascii_alphabetic() {
-            self.letters += 1;
-            self.capitals += u32::from(c.is_ascii_uppercase());
+    /// `letter` for the run of ASCII letters, digits and underscores at
+    /// byte `i` of `text`, the common case: classed by table and copied as
+    /// a block, not a char at a time. Returns where the run ends.
+    fn ascii_run(&mut self, text: &str, i: usize) -> usize {
+        let bytes = text.as_bytes();
+        let (mut end, mut letters, mut capitals) = (i, 0u32, 0u32);
+        while let Some(&c) = bytes.get(end) {
+            let class = ascii_class(c);
+            if class & WORD_BYTE == 0 {
+                break;
+            }
+            letters += u32::from(class & ALPHA_BYTE != 0);
+            capitals += u32::from(class & UPPER_BYTE != 0);
+            end += 1;
         }
-        self.out.push(char::from(c.to_ascii_lowercase()));
+        let Some(run) = text.get(i..end).filter(|r| !r.is_empty()) else {
+            return end.max(i + 1);
+        };
+        self.begin_word(bytes.get(i).is_some_and(u8::is_ascii_uppercase));
+        self.len += run.len();
+        self.letters += letters;
+        self.capitals += capitals;
+        let at = self.out.len();
+        self.out.push_str(run);
+        if capitals > 0
+            && let Some(tail) = self.out.get_mut(at..)
+        {
+            tail.make_ascii_lowercase();
+        }
+        end
     }
 
     /// Backticks: one opens or closes inline code, three a block; quotes
@@ -180,6 +269,70 @@ impl Builder {
     }
 }
 
+impl Builder {
+    /// `other` for an ASCII character that is no word character, backtick
+    /// or quote, outside a run of backticks: it can only end a word, a
+    /// clause or a sentence. `rest` is what follows.
+    fn ascii_mark(&mut self, c: u8, rest: &str) {
+        let c = char::from(c);
+        let dot_inside =
+            c == '.' && (rest.chars().next().is_some_and(char::is_alphanumeric) || self.len == 1);
+        self.mark(c, dot_inside);
+    }
+
+    /// A character that ends a word: it may end a clause or a sentence too
+    /// (a dot `dot_inside` a word or number does not).
+    fn mark(&mut self, c: char, dot_inside: bool) {
+        self.close();
+        self.out.push(if c.is_whitespace() && c != '\n' {
+            ' '
+        } else {
+            c
+        });
+        if ends_sentence(c) || (c == '.' && !dot_inside) {
+            self.sentence += 1;
+            self.clause += 1;
+        } else if ends_clause(c) {
+            self.clause += 1;
+        }
+    }
+
+    /// Any character off the fast paths; `next` and `rest` are what follows.
+    fn other(&mut self, c: char, next: Option<char>, rest: &str) {
+        let c = if !c.is_ascii() && matches!(c, '\u{2019}' | '\u{2018}' | '\u{02BC}') {
+            '\''
+        } else {
+            c
+        };
+        self.track_marks(c);
+        if c == '\'' && self.start.is_none() && !self.code() {
+            if self.single {
+                self.single = false;
+            } else if next.is_some_and(|n| n.is_alphanumeric()) {
+                self.single = closes_later(rest.chars());
+            }
+        }
+        if !c.is_ascii() && is_cjk(c) {
+            // Each CJK character is a word of its own.
+            self.close();
+            self.len = 2;
+            let at = self.out.len();
+            self.out.push(c);
+            let quoted = self.quoted || self.single;
+            self.push_word(at, self.out.len(), (false, false), quoted);
+            return;
+        }
+        if is_word_char(c) && !(c == '\'' && self.start.is_none()) {
+            self.letter(c);
+            return;
+        }
+        // A dot inside a word or number ("e.g", "3.11", "file.txt") or
+        // opening one (".github", ".env", ".5") is not a sentence end.
+        let dot_inside = c == '.' && (next.is_some_and(|n| n.is_alphanumeric()) || self.len == 1);
+        self.mark(c, dot_inside);
+    }
+}
+
 /// Whether a single quote closes within the next stretch of text: an
 /// apostrophe or ’ right after a word and not before a letter ("days'"
 /// closes, "don't" does not).
@@ -198,80 +351,66 @@ fn closes_later(rest: impl Iterator<Item = char>) -> bool {
     false
 }
 
+/// A word's key and the key of its first three characters (0 when shorter;
+/// the word's own key when it has exactly three).
+fn keys(t: &str) -> (u32, u32) {
+    if t.is_ascii() {
+        // One FNV pass gives both: the prefix key is the hash after 3 bytes.
+        let fold = |h: u32, b: &u8| (h ^ u32::from(*b)).wrapping_mul(0x0100_0193);
+        let bytes = t.as_bytes();
+        let (head, tail) = bytes.split_at(bytes.len().min(3));
+        let h3 = head.iter().fold(0x811c_9dc5u32, fold);
+        let h = tail.iter().fold(h3, fold);
+        return (h.max(1), if head.len() == 3 { h3.max(1) } else { 0 });
+    }
+    let key_all = key(t);
+    let mut key3 = t
+        .char_indices()
+        .nth(3)
+        .map_or(0, |(cut, _)| key(t.get(..cut).unwrap_or("")));
+    if key3 == 0 && t.chars().count() == 3 {
+        key3 = key_all;
+    }
+    (key_all, key3)
+}
+
 impl Scanned {
     pub fn new(text: &str) -> Self {
         let mut b = Builder {
             out: String::with_capacity(text.len() + 8),
+            words: Vec::with_capacity((text.len() / 6).min(MAX_WORDS)),
             ..Builder::default()
         };
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
-            // Fast paths: ASCII letters and digits, and spaces.
-            if b.ticks == 0 && (c.is_ascii_alphanumeric() || c == '_') {
-                b.letter_ascii(c as u8);
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while let Some(&byte) = bytes.get(i) {
+            // Fast paths: runs of ASCII letters and digits, and spaces.
+            if b.ticks == 0 && ascii_class(byte) & WORD_BYTE != 0 {
+                i = b.ascii_run(text, i);
                 continue;
             }
-            if b.ticks == 0 && c == ' ' {
+            if b.ticks == 0 && byte == b' ' {
                 b.close();
                 b.out.push(' ');
+                i += 1;
                 continue;
             }
-            let c = if matches!(c, '\u{2019}' | '\u{2018}' | '\u{02BC}') {
-                '\''
-            } else {
-                c
+            if b.ticks == 0 && byte < 0x80 && !matches!(byte, b'`' | b'"' | b'\'') {
+                i += 1;
+                b.ascii_mark(byte, text.get(i..).unwrap_or(""));
+                continue;
+            }
+            let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
+                break;
             };
-            b.track_marks(c);
-            if c == '\'' && b.start.is_none() && !b.code() {
-                if b.single {
-                    b.single = false;
-                } else if chars.peek().is_some_and(|n| n.is_alphanumeric()) {
-                    b.single = closes_later(chars.clone());
-                }
-            }
-            if is_cjk(c) {
-                // Each CJK character is a word of its own.
-                b.close();
-                b.len = 2;
-                let at = b.out.len();
-                b.out.push(c);
-                b.push_word(at, b.out.len(), (false, false), b.quoted || b.single);
-                continue;
-            }
-            if is_word_char(c) && !(c == '\'' && b.start.is_none()) {
-                b.letter(c);
-                continue;
-            }
-            // A dot inside a word or number ("e.g", "3.11", "file.txt") or
-            // opening one (".github", ".env", ".5") is not a sentence end.
-            let dot_inside =
-                c == '.' && (chars.peek().is_some_and(|n| n.is_alphanumeric()) || b.len == 1);
-            b.close();
-            b.out.push(if c.is_whitespace() && c != '\n' {
-                ' '
-            } else {
-                c
-            });
-            if ends_sentence(c) || (c == '.' && !dot_inside) {
-                b.sentence += 1;
-                b.clause += 1;
-            } else if ends_clause(c) {
-                b.clause += 1;
-            }
+            i += c.len_utf8();
+            // What follows `c`, for the look-aheads below.
+            let rest = text.get(i..).unwrap_or("");
+            let next = rest.chars().next();
+            b.other(c, next, rest);
         }
         b.close();
-        let Builder { out, mut words, .. } = b;
-        for w in &mut words {
-            let t = out.get(w.start as usize..w.end as usize).unwrap_or("");
-            w.key = key(t);
-            w.key3 = t
-                .char_indices()
-                .nth(3)
-                .map_or(0, |(cut, _)| key(t.get(..cut).unwrap_or("")));
-            if w.key3 == 0 && t.chars().count() == 3 {
-                w.key3 = w.key;
-            }
-        }
+        let Builder { out, words, .. } = b;
         let sentences = words.last().map_or(0, |w| w.sentence + 1);
         Self {
             text: out,
@@ -348,7 +487,7 @@ impl Scanned {
 }
 
 /// FNV-1a: cheap, and good enough for a few hundred cue words.
-fn key(text: &str) -> u32 {
+pub fn key(text: &str) -> u32 {
     let h = text.bytes().fold(0x811c_9dc5u32, |h, b| {
         (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
     });
@@ -476,8 +615,9 @@ fn cue_key(phrase: &str) -> Option<(u32, bool, u32)> {
     }
 }
 
-/// (first-word key, prefix, list, cue, second-word key or 0).
-type Entry = (u32, bool, u16, u16, u32);
+/// (first-word key, prefix, list, cue, second-word key or 0, where the
+/// phrase's words are in `Index::words` and how many).
+type Entry = (u32, bool, u16, u16, u32, (u32, u32));
 
 /// Every cue list in one sorted table of (first-word key, prefix, list,
 /// cue), with a 64 Kbit filter of the keys in front: most words are no cue's
@@ -485,9 +625,13 @@ type Entry = (u32, bool, u16, u16, u32);
 struct Index {
     entries: Vec<Entry>,
     filter: Vec<u64>,
-    /// (key, prefix) → where its entries start and how many there are: one
-    /// hash lookup past the filter instead of a binary search.
-    ranges: std::collections::HashMap<(u32, bool), (u32, u32), crate::hash::FastBuild>,
+    /// (key, prefix) → where its entries start and how many there are, as
+    /// open-addressed slots of (`range_key`, start, count; 0 when empty):
+    /// one probe past the filter instead of a binary search or a hash.
+    ranges: Vec<(u64, u32, u32)>,
+    /// The words of every cue phrase, split once (an entry holds where its
+    /// phrase's words start here and how many there are).
+    words: Vec<&'static str>,
 }
 
 impl Index {
@@ -498,33 +642,93 @@ impl Index {
             .is_some_and(|w| w & (1 << (bit % 64)) != 0)
     }
 
+    /// A phrase's words, split as the scanner splits text.
+    fn phrase_words(&self, (from, n): (u32, u32)) -> &[&'static str] {
+        self.words
+            .get(from as usize..(from + n) as usize)
+            .unwrap_or(&[])
+    }
+
     fn lookup(&self, k: u32, prefix: bool) -> &[Entry] {
         if !self.may_have(k) {
             return &[];
         }
-        match self.ranges.get(&(k, prefix)) {
-            Some(&(from, len)) => self
-                .entries
-                .get(from as usize..(from + len) as usize)
-                .unwrap_or(&[]),
-            None => &[],
+        let rk = range_key(k, prefix);
+        let mask = self.ranges.len().wrapping_sub(1);
+        let mut at = range_slot(rk) & mask;
+        while let Some(&(key, from, len)) = self.ranges.get(at) {
+            if len == 0 {
+                break;
+            }
+            if key == rk {
+                return self
+                    .entries
+                    .get(from as usize..(from + len) as usize)
+                    .unwrap_or(&[]);
+            }
+            at = (at + 1) & mask;
+        }
+        &[]
+    }
+}
+
+/// A (first-word key, prefix) pair as one number.
+fn range_key(k: u32, prefix: bool) -> u64 {
+    u64::from(k) << 1 | u64::from(prefix)
+}
+
+/// Where a `range_key` starts probing (before masking).
+fn range_slot(rk: u64) -> usize {
+    (rk ^ (rk >> 17)) as usize
+}
+
+/// The `ranges` slots for sorted entries: each run of one (key, prefix).
+fn range_slots(idx: &[Entry]) -> Vec<(u64, u32, u32)> {
+    let mut runs: Vec<(u64, u32, u32)> = Vec::new();
+    for (i, e) in idx.iter().enumerate() {
+        let rk = range_key(e.0, e.1);
+        match runs.last_mut() {
+            Some(run) if run.0 == rk => run.2 += 1,
+            _ => runs.push((rk, i as u32, 1)),
         }
     }
+    let size = (runs.len() * 2).next_power_of_two().max(16);
+    let mut slots = vec![(0u64, 0u32, 0u32); size];
+    for run in runs {
+        let mut at = range_slot(run.0) & (size - 1);
+        while let Some(slot) = slots.get_mut(at) {
+            if slot.2 == 0 {
+                *slot = run;
+                break;
+            }
+            at = (at + 1) & (size - 1);
+        }
+    }
+    slots
 }
 
 fn index() -> &'static Index {
     static INDEX: OnceLock<Index> = OnceLock::new();
     INDEX.get_or_init(|| {
-        let mut idx = Vec::new();
+        let (mut idx, mut words) = (Vec::new(), Vec::new());
         for (l, list) in super::cues::ALL.iter().enumerate() {
             debug_assert_eq!(list.id, l, "cues::ALL out of order");
             for i in 0..list.len() {
-                if let Some((k, prefix, k2)) = cue_key(list.phrase(i)) {
-                    idx.push((k, prefix, l as u16, i as u16, k2));
+                let phrase = list.phrase(i);
+                if let Some((k, prefix, k2)) = cue_key(phrase) {
+                    let from = words.len() as u32;
+                    words.extend(cue_words(phrase.strip_suffix('*').unwrap_or(phrase)));
+                    let split = (from, words.len() as u32 - from);
+                    idx.push((k, prefix, l as u16, i as u16, k2, split));
                 }
             }
         }
-        crate::sort::sort(&mut idx);
+        // Entries were pushed in (list, cue) order, which is unique, so the
+        // stable sort by (first-word key, prefix) orders them as sorting whole
+        // entries would.
+        // Two stable passes: the minor key first.
+        crate::sort::sort_by_u32_key(&mut idx, |e| u32::from(e.1));
+        crate::sort::sort_by_u32_key(&mut idx, |e| e.0);
         idx.shrink_to_fit();
         let mut filter = vec![0u64; 1024];
         for e in &idx {
@@ -533,22 +737,24 @@ fn index() -> &'static Index {
                 *w |= 1 << (bit % 64);
             }
         }
-        let mut ranges = std::collections::HashMap::default();
-        for (i, e) in idx.iter().enumerate() {
-            let range: &mut (u32, u32) = ranges.entry((e.0, e.1)).or_insert((i as u32, 0));
-            range.1 += 1;
-        }
+        let ranges = range_slots(&idx);
+        words.shrink_to_fit();
         Index {
             entries: idx,
             filter,
             ranges,
+            words,
         }
     })
 }
 
 /// The hits of every cue list in one text.
 pub struct Hits {
-    by_list: Vec<Vec<Hit>>,
+    /// Every hit kept, grouped by list, each list's in text order: one
+    /// allocation, not one per list that has a hit.
+    hits: Vec<Hit>,
+    /// Where each list's hits start in `hits` (and the next list's end).
+    starts: [u32; LISTS + 1],
 }
 
 /// Hits kept per cue list, the first in the text. Rules look around each
@@ -559,22 +765,49 @@ pub const MAX_HITS_PER_LIST: usize = 64;
 
 impl Hits {
     pub fn new(s: &Scanned) -> Self {
-        let mut by_list: Vec<Vec<Hit>> = vec![Vec::new(); super::cues::ALL.len()];
+        let mut counts = [0u32; LISTS];
+        let mut found: Vec<(usize, Hit)> = Vec::new();
         for at in 0..s.words.len() {
             hits_at(s, at, |list, hit| {
-                if let Some(hits) = by_list
+                if let Some(n) = counts
                     .get_mut(list)
-                    .filter(|h| h.len() < MAX_HITS_PER_LIST)
+                    .filter(|n| (**n as usize) < MAX_HITS_PER_LIST)
                 {
-                    hits.push(hit);
+                    *n += 1;
+                    found.push((list, hit));
                 }
             });
         }
-        Self { by_list }
+        // A counting sort by list: stable, so each list keeps text order.
+        let mut starts = [0u32; LISTS + 1];
+        for (l, n) in counts.iter().enumerate() {
+            let from = starts.get(l).copied().unwrap_or(0);
+            if let Some(next) = starts.get_mut(l + 1) {
+                *next = from + n;
+            }
+        }
+        let mut next = starts;
+        let empty = Hit {
+            cue: 0,
+            first: 0,
+            last: 0,
+        };
+        let mut hits = vec![empty; found.len()];
+        for (list, hit) in found {
+            if let Some(at) = next.get_mut(list)
+                && let Some(slot) = hits.get_mut(*at as usize)
+            {
+                *slot = hit;
+                *at += 1;
+            }
+        }
+        Self { hits, starts }
     }
 
     pub fn get(&self, list: &CueList) -> &[Hit] {
-        self.by_list.get(list.id).map_or(&[], Vec::as_slice)
+        let from = self.starts.get(list.id).copied().unwrap_or(0);
+        let to = self.starts.get(list.id + 1).copied().unwrap_or(from);
+        self.hits.get(from as usize..to as usize).unwrap_or(&[])
     }
 
     pub fn any(&self, list: &CueList) -> bool {
@@ -594,7 +827,7 @@ fn hits_at(s: &Scanned, at: usize, mut found: impl FnMut(usize, Hit)) {
         idx.lookup(w.key3, true)
     };
     let next = s.words.get(at + 1).map_or(0, |n| n.key);
-    for &(_, is_prefix, l, c, k2) in idx.lookup(w.key, false).iter().chain(prefix) {
+    for &(_, is_prefix, l, c, k2, split) in idx.lookup(w.key, false).iter().chain(prefix) {
         if k2 != 0 && k2 != next {
             continue;
         }
@@ -608,7 +841,7 @@ fn hits_at(s: &Scanned, at: usize, mut found: impl FnMut(usize, Hit)) {
         } else if s.word(at) == phrase {
             Some(at + 1)
         } else {
-            matches_at(phrase, s, at)
+            matches_at(idx.phrase_words(split), phrase.ends_with('*'), s, at)
         };
         if let Some(last) = last {
             found(
@@ -623,27 +856,21 @@ fn hits_at(s: &Scanned, at: usize, mut found: impl FnMut(usize, Hit)) {
     }
 }
 
-fn matches_at(phrase: &str, s: &Scanned, at: usize) -> Option<usize> {
-    let (body, prefix) = match phrase.strip_suffix('*') {
-        Some(b) => (b, true),
-        None => (phrase, false),
-    };
-    // One pass over the phrase's words: splitting it is the cost here.
-    let mut words = cue_words(body).peekable();
-    let mut k = 0;
-    while let Some(w) = words.next() {
+/// Where the phrase of `words` (the last a prefix when `prefix`) ends, if it
+/// starts at word `at`.
+fn matches_at(words: &[&str], prefix: bool, s: &Scanned, at: usize) -> Option<usize> {
+    for (k, w) in words.iter().enumerate() {
         let got = s.words.get(at + k).map(|x| s.text_of(x))?;
-        let ok = if prefix && words.peek().is_none() {
+        let ok = if prefix && k + 1 == words.len() {
             got.starts_with(w)
         } else {
-            got == w
+            got == *w
         };
         if !ok {
             return None;
         }
-        k += 1;
     }
-    Some(at + k)
+    Some(at + words.len())
 }
 
 #[cfg(test)]
@@ -670,6 +897,67 @@ mod tests {
             split_cue(odd, true).collect::<Vec<_>>(),
             split_cue(odd, false).collect::<Vec<_>>()
         );
+    }
+
+    /// The scanner as it was, a char at a time, keyed in a second pass:
+    /// the block-wise one must cut and key every text the same.
+    fn scanned_char_by_char(text: &str) -> (String, Vec<Word>, u32) {
+        let mut b = Builder::default();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if b.ticks == 0 && (c.is_ascii_alphanumeric() || c == '_' || c == ' ') {
+                if c == ' ' {
+                    b.close();
+                    b.out.push(' ');
+                } else {
+                    b.letter(c);
+                }
+                continue;
+            }
+            let rest: String = chars.clone().collect();
+            b.other(c, chars.peek().copied(), &rest);
+        }
+        b.close();
+        let Builder { out, mut words, .. } = b;
+        for w in &mut words {
+            let t = out.get(w.start as usize..w.end as usize).unwrap_or("");
+            w.key = key(t);
+            w.key3 = t
+                .char_indices()
+                .nth(3)
+                .map_or(0, |(cut, _)| key(t.get(..cut).unwrap_or("")));
+            if w.key3 == 0 && t.chars().count() == 3 {
+                w.key3 = w.key;
+            }
+        }
+        let sentences = words.last().map_or(0, |w| w.sentence + 1);
+        (out, words, sentences)
+    }
+
+    #[test]
+    fn block_scan_matches_char_scan() {
+        let texts = [
+            include_str!("../../../benches/workload/task.txt"),
+            include_str!("../../../benches/workload/response.txt"),
+            include_str!("../../../benches/workload/reference-task.txt"),
+            include_str!("../../../benches/workload/reference-response.txt"),
+            "Don’t add logging, please. Use v3.11 — e.g. here!\n别加日志",
+            "Fix this: 'Don't trakc the files', then stop. It's late.",
+            "Keep “Qingning” and \"the last word\", not this. ``` JSON `x` ```ABC",
+            "ÉCOLE Straße DEN EST dal'Italia naïve cafe\u{301} Ab_C __x__ a.b 3.5 .env",
+            "`a`b ``c`` ```rust\nfn X() {}\n``` Über ÄB 'x' 'Hello' y' z'a IO",
+            "a.b. c .d e.é x.\t(y); z: w—v, \"q\" r! s? t\r\nu\u{b}v .5 e.g. i.e., 3.11.",
+            "`x` ``y`.z ```\nq.\n```\n. ; ' \" ` a' 'b c'",
+        ];
+        for t in texts {
+            let s = Scanned::new(t);
+            let (text, words, sentences) = scanned_char_by_char(t);
+            assert_eq!(
+                (s.text.as_str(), &s.words, s.sentences),
+                (text.as_str(), &words, sentences),
+                "{t}"
+            );
+        }
     }
 
     #[test]

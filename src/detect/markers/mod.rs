@@ -112,11 +112,19 @@ fn normalize(text: &str) -> (String, Vec<usize>) {
             continue;
         }
         if let Some(at) = space.take() {
-            let joins = out.chars().next_back().is_some_and(is_cjk) && is_cjk(fold_width(c));
+            let joins = !c.is_ascii()
+                && out.chars().next_back().is_some_and(is_cjk)
+                && is_cjk(fold_width(c));
             if !joins {
                 out.push(' ');
                 map.push(at);
             }
+        }
+        // ASCII (most text): no voicing mark, width or apostrophe to fold.
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+            map.push(i);
+            continue;
         }
         if let Some(v) = out.chars().next_back().and_then(|k| voiced(k, c)) {
             // Same UTF-8 length, so the offsets map stays as it is.

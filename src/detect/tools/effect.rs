@@ -220,15 +220,42 @@ pub fn from_name(name: &str) -> Effect {
 }
 
 /// What a call does: the app's hint when it gave one, else a shell command
-/// among the arguments that writes, else the tool's name.
-pub fn of_call(hint: Option<EffectHint>, shell_writes: bool, name: &str) -> Effect {
+/// among the arguments that writes, else what the tool's name implies
+/// (`from_name`).
+pub fn of_call(hint: Option<EffectHint>, shell_writes: bool, by_name: Effect) -> Effect {
     match hint {
         Some(EffectHint::ReadOnly) => Effect::Read,
         Some(EffectHint::Write) => Effect::Write,
         // A contradiction never gets here: the event checks refuse it.
         Some(EffectHint::SideEffect | EffectHint::Contradiction) => Effect::Action,
         None if shell_writes => Effect::Write,
-        None => from_name(name),
+        None => by_name,
+    }
+}
+
+/// What the last few tool names imply (`is_shell`, `from_name`),
+/// remembered: agents call the same few tools over and over, and reading a
+/// name's words costs more than the rest of a call. Never persisted.
+#[derive(Debug, Clone, Default)]
+pub struct NameMemo {
+    slots: [(String, bool, Effect); 4],
+    next: usize,
+}
+
+impl NameMemo {
+    /// Whether `name` is a shell tool, and the effect its words imply.
+    pub fn get(&mut self, name: &str) -> (bool, Effect) {
+        if let Some((_, shell, effect)) = self.slots.iter().find(|s| s.0 == name) {
+            return (*shell, *effect);
+        }
+        let found = (is_shell(name), from_name(name));
+        if let Some(slot) = self.slots.get_mut(self.next % 4) {
+            slot.0.clear();
+            slot.0.push_str(name);
+            (slot.1, slot.2) = found;
+        }
+        self.next = self.next.wrapping_add(1);
+        found
     }
 }
 
@@ -366,6 +393,29 @@ fn writes_by_program(words: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_memo_answers_as_the_names_do_while_it_evicts() {
+        let names = [
+            "bash",
+            "get_order",
+            "send_certificate",
+            "write_file",
+            "Execute_Command",
+            "update_reservation_flights",
+            "get_order",
+            "bash",
+            "list_files",
+        ];
+        let mut memo = NameMemo::default();
+        for round in 0..3 {
+            for name in names.iter().cycle().skip(round).take(20) {
+                assert_eq!(memo.get(name), (is_shell(name), from_name(name)), "{name}");
+            }
+        }
+        assert_eq!(memo.get("bash"), (true, Effect::Read));
+        assert_eq!(memo.get("send_certificate"), (false, Effect::Action));
+    }
 
     #[test]
     fn names_say_what_a_call_does() {

@@ -1,19 +1,16 @@
 //! A canonical fingerprint of tool arguments: equal JSON gives equal
 //! fingerprints whatever the key order or number spelling (`1` = `1.0`).
-//! Computed straight from the JSON text without building a tree, so a tool
-//! call costs no allocations. The same pass notes what the loop rules need
+//! Computed straight from the JSON text without building a tree (`read`), so
+//! a tool call costs no allocations. The same pass notes what the loop rules need
 //! from the values: the ids among them (to tell an enumeration of listed
 //! items from guessing) and, for a shell tool, whether the command writes.
 
-use std::fmt;
-
-use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::detect::tools::{effect, gist};
-use crate::error::json_message;
-use crate::event::MAX_ARGS_DEPTH;
 use crate::hash::{combine, hash_bytes, mix};
+
+mod read;
 
 /// Most id-like argument values noted per call.
 pub const MAX_ARG_NAMES: usize = 8;
@@ -164,75 +161,9 @@ pub fn fingerprint_json(text: &str) -> Result<u64, String> {
 /// The fingerprint of JSON text and what its values say; an error says what
 /// is wrong with the text.
 pub fn inspect_json(text: &str, shell: bool) -> Result<ArgsInfo, String> {
-    let mut de = serde_json::Deserializer::from_str(text);
     let mut notes = Notes::new(shell);
-    let h = Seed(0, &mut notes, false)
-        .deserialize(&mut de)
-        .map_err(|e| json_message(&e))?;
-    de.end().map_err(|e| json_message(&e))?;
+    let h = read::Reader::new(text, &mut notes).document()?;
     Ok(notes.done(h))
-}
-
-/// Hashes one value at nesting `depth`; `.2`: it is an object key.
-struct Seed<'n>(usize, &'n mut Notes, bool);
-
-impl<'de> DeserializeSeed<'de> for Seed<'_> {
-    type Value = u64;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<u64, D::Error> {
-        if self.0 > MAX_ARGS_DEPTH {
-            return Err(D::Error::custom(format!(
-                "nests deeper than {MAX_ARGS_DEPTH}"
-            )));
-        }
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Seed<'_> {
-    type Value = u64;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("JSON")
-    }
-    fn visit_unit<E>(self) -> Result<u64, E> {
-        Ok(NULL)
-    }
-    fn visit_bool<E>(self, b: bool) -> Result<u64, E> {
-        Ok(if b { TRUE } else { FALSE })
-    }
-    fn visit_i64<E>(self, n: i64) -> Result<u64, E> {
-        Ok(num_i(n.into()))
-    }
-    fn visit_u64<E>(self, n: u64) -> Result<u64, E> {
-        Ok(num_i(n.into()))
-    }
-    fn visit_f64<E>(self, f: f64) -> Result<u64, E> {
-        Ok(num_f(f))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<u64, E> {
-        if self.2 {
-            self.1.key(s);
-        } else {
-            self.1.value(s);
-        }
-        Ok(str_h(s))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u64, A::Error> {
-        let (mut h, mut n) = (ARR, 0u64);
-        while let Some(v) = seq.next_element_seed(Seed(self.0 + 1, &mut *self.1, false))? {
-            h = combine(h, v);
-            n += 1;
-        }
-        Ok(combine(h, n))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<u64, A::Error> {
-        let (mut sum, mut n) = (0u64, 0u64);
-        while let Some(k) = map.next_key_seed(Seed(self.0 + 1, &mut *self.1, true))? {
-            let v = map.next_value_seed(Seed(self.0 + 1, &mut *self.1, false))?;
-            sum = sum.wrapping_add(member(k, v));
-            n += 1;
-        }
-        Ok(combine(combine(OBJ, n), sum))
-    }
 }
 
 #[cfg(test)]
@@ -336,5 +267,107 @@ mod tests {
         assert!(fingerprint_json(&deep).unwrap_err().contains("deeper"));
         let ok = format!("{}{}", "[".repeat(60), "]".repeat(60));
         fp(&ok);
+    }
+
+    #[test]
+    fn the_reader_accepts_exactly_what_serde_json_accepts() {
+        let cases = [
+            "",
+            " ",
+            "01",
+            "1.",
+            "-",
+            "+1",
+            "1e",
+            ".5",
+            "[1,]",
+            r#"{"a":1,}"#,
+            "{a:1}",
+            r#""\x""#,
+            r#""\ud800""#,
+            r#""\udc00""#,
+            r#""\ud800\u0041""#,
+            "\"a\nb\"",
+            "nul",
+            "[1 2]",
+            r#"{"a" 1}"#,
+            "1e400",
+            "-1e400",
+            "[",
+            "{",
+            "\"abc",
+            "tru",
+            "[]]",
+            "\u{feff}1",
+            r#""\u12""#,
+            "--1",
+            "-01",
+            "1.5e",
+            "[,1]",
+            "{,}",
+            "1E+2",
+            "-0",
+            "0.0e0",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            r#""\u00e9\ud83d\ude00""#,
+            r#"  {"a" : [ ] , "b":{}}  "#,
+            r#""\"\\\/\b\f\n\r\t""#,
+            "1e-400",
+            "123456789012345678901234567890",
+            "0.1",
+            "-2.5E-3",
+            "true",
+            "false",
+            "null",
+        ];
+        for text in cases {
+            let serde = serde_json::from_str::<Value>(text);
+            let ours = fingerprint_json(text);
+            assert_eq!(ours.is_ok(), serde.is_ok(), "{text:?}: {ours:?}");
+            if let Ok(v) = serde {
+                assert_eq!(ours.unwrap(), fingerprint_value(&v), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_reader_hashes_every_value_as_the_tree_does() {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            "\\PC{0,12}".prop_map(Value::String),
+            "[a-z\"\\\n\u{0}-\u{1f}é😀]{0,8}".prop_map(Value::String),
+        ];
+        let tree = leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map("[a-z\"é]{0,6}", inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        });
+        proptest!(ProptestConfig::with_cases(2000), |(v in tree, pretty in any::<bool>())| {
+            let text = if pretty {
+                serde_json::to_string_pretty(&v).unwrap()
+            } else {
+                serde_json::to_string(&v).unwrap()
+            };
+            let from_text = inspect_json(&text, true).unwrap();
+            let mut from_tree = inspect_value(&v, true);
+            prop_assert_eq!(from_text.fingerprint, from_tree.fingerprint, "{}", text);
+            prop_assert_eq!(from_text.shell_writes, from_tree.shell_writes);
+            let mut names = from_text.names.clone();
+            names.sort_unstable();
+            from_tree.names.sort_unstable();
+            prop_assert_eq!(names.len(), from_tree.names.len());
+        });
     }
 }
