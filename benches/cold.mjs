@@ -54,7 +54,8 @@ if (process.argv[2] === "--child") {
   const rows = [];
   const script = fileURLToPath(import.meta.url);
   for (let i = 0; i < samples; i++) {
-    const out = spawnSync(process.execPath, [script, "--child"], {
+    // Node flags given to this script (e.g. --no-wasm-lazy-compilation) go to each sample.
+    const out = spawnSync(process.execPath, [...process.execArgv, script, "--child"], {
       env: process.env,
       encoding: "utf8",
     });
