@@ -33,6 +33,7 @@ pub mod detect;
 pub mod error;
 pub mod event;
 pub(crate) mod hash;
+pub(crate) mod json;
 pub mod regulator;
 pub mod replay;
 pub(crate) mod sort;

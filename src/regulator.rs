@@ -32,7 +32,6 @@ use crate::state::{
 use crate::text::Scratch;
 use crate::text::{KeywordBag, TopicIndex, redact_secrets, topic_key, truncate_chars};
 
-/// A regulator for one user. Feed it events, ask it `decide()`.
 /// What seeds record ids: a value, or a source read once, for the first id.
 #[derive(Debug, Clone, Copy)]
 enum IdSeed {
@@ -53,6 +52,7 @@ impl IdSeed {
     }
 }
 
+/// A regulator for one user. Feed it events, ask it `decide()`.
 #[derive(Debug, Clone)]
 pub struct Regulator {
     user_id: String,
@@ -284,13 +284,15 @@ impl Regulator {
     /// Ingests one event. On error nothing has changed.
     pub fn apply(&mut self, event: EventRef<'_>) -> Result<()> {
         event.validate(&self.config)?;
+        // A tool call's name: whether it is a shell tool, and the effect its
+        // words imply (remembered, so looked up once per call).
+        let (shell, by_name) = match event {
+            EventRef::ToolCall { name, .. } => self.tool_names.get(name),
+            _ => (false, tools::effect::Effect::Read),
+        };
         // The last fallible step: everything after it mutates and cannot fail.
         let args = match event {
-            EventRef::ToolCall {
-                name,
-                args: Some(a),
-                ..
-            } => Some(inspect_args(a, self.tool_names.get(name).0)?),
+            EventRef::ToolCall { args: Some(a), .. } => Some(inspect_args(a, shell)?),
             _ => None,
         };
         if let Some(at) = event.at_ms() {
@@ -348,7 +350,6 @@ impl Regulator {
                 push_bounded(&mut self.session.tool_text, name);
                 let given = args.is_some();
                 let info = args.unwrap_or_default();
-                let by_name = self.tool_names.get(name).1;
                 self.session.tools.record_call(tools::NewCall {
                     name,
                     args: given.then_some(info.fingerprint),

@@ -16,7 +16,6 @@ use serde::{Deserialize, Serialize};
 use crate::config::Config;
 use crate::detect::budget::Budget;
 use crate::detect::confidence::{MAX_NLL, Shape, TokenStats};
-use crate::detect::corrections::scan::{Cursor, MAX_NESTING};
 use crate::detect::corrections::{MAX_KEY_BYTES, Record, Source, Store, read_store};
 use crate::detect::drift::{DriftReport, TaskFacts};
 use crate::detect::incidents::Incidents;
@@ -25,6 +24,7 @@ use crate::detect::tools::{DONE_CALLS, EarlierCalls, MAX_TOOL_NAMES, RECENT_CALL
 use crate::error::{Error, Result, json_message};
 use crate::event::MAX_NAME_BYTES;
 use crate::hash::{combine, hash_bytes};
+use crate::json::{Cursor, MAX_NESTING};
 use crate::text::{KeywordBag, topic_key};
 
 /// Identifies a reins snapshot among other JSON.

@@ -7,6 +7,7 @@
 use super::{ARR, FALSE, NULL, Notes, OBJ, TRUE, member, num_f, num_i, str_h};
 use crate::event::MAX_ARGS_DEPTH;
 use crate::hash::combine;
+use crate::json;
 
 pub(super) struct Reader<'a, 'n> {
     text: &'a str,
@@ -61,7 +62,7 @@ impl<'a, 'n> Reader<'a, 'n> {
     }
 
     fn skip_space(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        while self.peek().is_some_and(json::is_space) {
             self.at += 1;
         }
     }
@@ -164,22 +165,12 @@ impl<'a, 'n> Reader<'a, 'n> {
     fn string(&mut self) -> Step<Option<(usize, usize)>> {
         self.at += 1;
         let start = self.at;
-        let bytes = self.text.as_bytes();
-        loop {
-            match bytes.get(self.at) {
-                None => return Err(self.fail("unterminated string")),
-                Some(b'"') => {
-                    self.at += 1;
-                    return Ok(Some((start, self.at - 1)));
-                }
-                Some(b'\\') => break,
-                Some(&c) if c < 0x20 => {
-                    return Err("control character in string".to_string());
-                }
-                Some(_) => self.at += 1,
-            }
+        self.skip_plain();
+        if self.peek() == Some(b'"') {
+            self.at += 1;
+            return Ok(Some((start, self.at - 1)));
         }
-        // Escapes: decode from the start into the scratch string.
+        // Escapes (or an error): decode from the start into the scratch string.
         let mut out = std::mem::take(&mut self.unescaped);
         out.clear();
         out.push_str(self.text.get(start..self.at).unwrap_or(""));
@@ -189,18 +180,17 @@ impl<'a, 'n> Reader<'a, 'n> {
         Ok(None)
     }
 
+    /// Moves to the string's next quote, backslash or control byte (or the
+    /// end of the text), eight bytes at a time.
+    fn skip_plain(&mut self) {
+        let rest = self.text.as_bytes().get(self.at..).unwrap_or_default();
+        self.at += json::special_at(rest).unwrap_or(rest.len());
+    }
+
+    /// Decodes the rest of a string, from a byte `skip_plain` stopped at.
     fn unescape_rest(&mut self, out: &mut String) -> Step<()> {
-        let bytes = self.text.as_bytes();
         loop {
-            let run = self.at;
-            while let Some(&c) = bytes.get(self.at) {
-                if c == b'"' || c == b'\\' || c < 0x20 {
-                    break;
-                }
-                self.at += 1;
-            }
-            out.push_str(self.text.get(run..self.at).unwrap_or(""));
-            match bytes.get(self.at) {
+            match self.peek() {
                 None => return Err(self.fail("unterminated string")),
                 Some(b'"') => {
                     self.at += 1;
@@ -212,6 +202,9 @@ impl<'a, 'n> Reader<'a, 'n> {
                 }
                 Some(_) => return Err("control character in string".to_string()),
             }
+            let run = self.at;
+            self.skip_plain();
+            out.push_str(self.text.get(run..self.at).unwrap_or(""));
         }
     }
 

@@ -15,12 +15,11 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 pub mod rules;
-pub mod scan;
 
 use crate::config::Config;
 use crate::decision::CorrectionPattern;
 use crate::error::{Error, Result};
-use scan::Cursor;
+use crate::json::{self, Cursor};
 
 /// Stored correction texts are cut to this many characters (plus `…`).
 pub const MAX_TEXT_CHARS: usize = 1000;
@@ -330,7 +329,7 @@ impl Store {
             if i > 0 {
                 out.push(b',');
             }
-            scan::write_str(out, topic)?;
+            json::write_str(out, topic)?;
             out.push(b':');
             out.push(b'[');
             for (j, r) in list.iter().enumerate() {
@@ -351,14 +350,14 @@ fn write_row(out: &mut Vec<u8>, r: &Record) -> serde_json::Result<()> {
     out.extend_from_slice(b"[\"");
     out.extend_from_slice(&crate::hash::hex_digits(r.id));
     out.extend_from_slice(b"\",");
-    scan::write_u64(out, r.at_ms);
+    json::write_u64(out, r.at_ms);
     out.push(b',');
-    scan::write_u64(out, r.seq);
+    json::write_u64(out, r.seq);
     out.extend_from_slice(match r.source {
         Source::Explicit => b",\"e\",",
         Source::Implicit => b",\"i\",",
     });
-    scan::write_str(out, &r.text)?;
+    json::write_str(out, &r.text)?;
     out.push(b']');
     Ok(())
 }
@@ -380,14 +379,12 @@ impl Serialize for Rows<'_> {
     }
 }
 
-/// An id written as 16 hex digits, without the formatting machinery (a
-/// third of export time when it went through `format_args!`).
+/// An id in a row, as `hash::hex` writes ids.
 struct Hex(u64);
 
 impl Serialize for Hex {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let digits = crate::hash::hex_digits(self.0);
-        s.serialize_str(std::str::from_utf8(&digits).unwrap_or_default())
+        crate::hash::hex::serialize(&self.0, s)
     }
 }
 
@@ -504,7 +501,7 @@ impl<'de> Visitor<'de> for RowSeed<'_> {
     }
 }
 
-/// The snapshot form read by `scan::Cursor`: the same store the
+/// The snapshot form read by `json::Cursor`: the same store the
 /// `Deserialize` impl builds, about five times faster, or `None` where that
 /// impl fails or the text is not in the plain form (then it decides).
 pub(crate) fn read_store(c: &mut Cursor<'_>) -> Option<Store> {

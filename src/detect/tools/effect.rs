@@ -249,7 +249,8 @@ impl NameMemo {
             return (*shell, *effect);
         }
         let found = (is_shell(name), from_name(name));
-        if let Some(slot) = self.slots.get_mut(self.next % 4) {
+        let at = self.next % self.slots.len();
+        if let Some(slot) = self.slots.get_mut(at) {
             slot.0.clear();
             slot.0.push_str(name);
             (slot.1, slot.2) = found;

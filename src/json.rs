@@ -1,7 +1,9 @@
-//! A minimal JSON reader for the snapshot's fast path: the correction rows
-//! (nearly all of a mature snapshot's bytes) and the two levels of objects
-//! around them, with everything else handed to serde_json. And the two
-//! writers the rows need, which write what serde_json writes.
+//! JSON by hand where serde_json is too slow: a minimal reader for the
+//! snapshot's fast path (the correction rows, nearly all of a mature
+//! snapshot's bytes, and the two levels of objects around them, everything
+//! else handed to serde_json), the two writers the rows need (which write
+//! what serde_json writes), and the byte scans the tool-argument reader
+//! (`detect::args`) shares.
 //!
 //! It accepts only well-formed input in the plain form reins writes, and
 //! answers anything else with `None`: the caller then parses the whole text
@@ -198,14 +200,14 @@ pub fn write_u64(out: &mut Vec<u8>, mut n: u64) {
     out.extend_from_slice(&digits[at..]);
 }
 
-fn is_space(b: u8) -> bool {
+pub(crate) fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\t' | b'\r')
 }
 
 /// Where a string's text stops: at its closing quote, an escape, or a
 /// control character (which JSON strings may not hold raw). Eight bytes at
 /// a time, as serde_json does: texts are most of a snapshot's bytes.
-fn special_at(bytes: &[u8]) -> Option<usize> {
+pub(crate) fn special_at(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGH: u64 = ONES << 7;
     // Whether some byte of `w` is below `n` (exact for n ≤ 128).
