@@ -705,7 +705,12 @@ impl Regulator {
         let s = &mut self.session;
         s.failing.turn_complete(s.turns, &s.topic, read.failure);
         s.drift = self.judge_drift.then(|| {
-            let tools_bag = KeywordBag::from_text(&s.tool_text);
+            // Most turns call no tool: an empty bag without the tables.
+            let tools_bag = if s.tool_text.is_empty() {
+                KeywordBag::default()
+            } else {
+                KeywordBag::from_text_with(&s.tool_text, &mut self.scratch)
+            };
             let mut anchors: Vec<&KeywordBag> = vec![&s.task];
             anchors.extend(s.context.iter());
             anchors.push(&tools_bag);

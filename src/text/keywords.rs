@@ -5,7 +5,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::stem_en::stem_into;
-use super::stopwords::{is_stop_word, is_stop_word_hashed, is_tech_term};
+use super::stopwords::{is_stop_word_hashed, is_tech_term};
 use super::table::{StrTable, key_hash};
 use super::tokenize::{Token, TokenKind, for_each_token};
 
@@ -41,8 +41,9 @@ pub struct KeywordBag {
     arena: String,
     entries: Vec<Entry>,
     by_stem: StrTable,
-    /// Surface form → entry index, so each distinct word is stemmed once.
-    surfaces: Vec<(Span, u32)>,
+    /// Surface form → entry index, so each distinct word is stemmed once;
+    /// with whether it was stemmed as English (`stems_known` reuses it).
+    surfaces: Vec<(Span, u32, bool)>,
     by_surface: StrTable,
 }
 
@@ -84,17 +85,36 @@ fn candidate(t: &Token<'_>) -> Option<bool> {
 
 /// A candidate's stem (`surface` hashed to `hs`), or "" for a stop word.
 fn keyword_stem<'a>(surface: &'a str, hs: u32, stemmable: bool, buf: &'a mut String) -> &'a str {
+    keyword_stem_hashed(surface, hs, stemmable, buf).0
+}
+
+/// `keyword_stem` with the stem's `key_hash` (meaningless for ""): the
+/// stop-word check after stemming hashes it anyway.
+fn keyword_stem_hashed<'a>(
+    surface: &'a str,
+    hs: u32,
+    stemmable: bool,
+    buf: &'a mut String,
+) -> (&'a str, u32) {
     if is_stop_word_hashed(surface, hs) {
-        ""
+        ("", 0)
     } else if stemmable {
         stem_into(surface, buf);
-        if buf.len() < 2 || is_stop_word(buf) {
-            ""
+        if buf.len() < 2 {
+            return ("", 0);
+        }
+        let h = if buf.as_str() == surface {
+            hs
         } else {
-            buf
+            key_hash(buf)
+        };
+        if is_stop_word_hashed(buf, h) {
+            ("", 0)
+        } else {
+            (buf, h)
         }
     } else {
-        surface
+        (surface, hs)
     }
 }
 
@@ -130,6 +150,17 @@ impl KeywordBag {
     /// clauses, where the bag's tables and surface cache cost more than the
     /// stemming.
     pub fn stems(text: &str) -> Vec<String> {
+        Self::stems_from(text, None)
+    }
+
+    /// `stems(text)`, taking the stems of words `known` met while it was
+    /// built from its cache instead of stemming them again (callers pass
+    /// the bag of the text `text` is part of).
+    pub fn stems_known(text: &str, known: &KeywordBag) -> Vec<String> {
+        Self::stems_from(text, Some(known))
+    }
+
+    fn stems_from(text: &str, known: Option<&KeywordBag>) -> Vec<String> {
         let (mut token, mut buf) = (String::new(), String::new());
         let mut out: Vec<String> = Vec::new();
         let mut seen = StrTable::with_capacity(8);
@@ -137,13 +168,16 @@ impl KeywordBag {
             let Some(stemmable) = candidate(&t) else {
                 return;
             };
-            let stem = keyword_stem(t.text, key_hash(t.text), stemmable, &mut buf);
+            let hs = key_hash(t.text);
+            let (stem, h) = match known.and_then(|k| k.cached_stem(t.text, hs, stemmable)) {
+                Some(stem) => (stem, key_hash(stem)),
+                None => keyword_stem_hashed(t.text, hs, stemmable, &mut buf),
+            };
             if stem.is_empty() {
                 return;
             }
-            let h = key_hash(stem);
-            let known = seen.find(h, stem, |i| out.get(i as usize).map_or("", String::as_str));
-            if known.is_none() && out.len() < MAX_KEYWORDS {
+            let dup = seen.find(h, stem, |i| out.get(i as usize).map_or("", String::as_str));
+            if dup.is_none() && out.len() < MAX_KEYWORDS {
                 seen.insert(h, out.len() as u32);
                 out.push(stem.to_string());
             }
@@ -175,25 +209,24 @@ impl KeywordBag {
         let by_index = |i: u32| {
             surfaces
                 .get(i as usize)
-                .map_or("", |&(s, _)| slice(arena, s))
+                .map_or("", |&(s, _, _)| slice(arena, s))
         };
         let hs = key_hash(surface);
         if let Some(si) = self.by_surface.find(hs, surface, by_index) {
-            if let Some(&(_, ei)) = self.surfaces.get(si as usize) {
+            if let Some(&(_, ei, _)) = self.surfaces.get(si as usize) {
                 self.bump(ei);
             }
             return;
         }
-        let stem = keyword_stem(surface, hs, stemmable, stem_buf);
+        let (stem, ht) = keyword_stem_hashed(surface, hs, stemmable, stem_buf);
         let cache = self.surfaces.len() < MAX_SURFACES;
         if stem.is_empty() {
             if cache {
                 let span = push(&mut self.arena, surface);
-                self.remember(span, hs, REJECTED);
+                self.remember(span, hs, REJECTED, stemmable);
             }
             return;
         }
-        let ht = if stem == surface { hs } else { key_hash(stem) };
         let (arena, entries) = (&self.arena, &self.entries);
         let entry_stem = |i: u32| entries.get(i as usize).map_or("", |e| slice(arena, e.stem));
         let found = self.by_stem.find(ht, stem, entry_stem);
@@ -233,15 +266,36 @@ impl KeywordBag {
             (None, None) => return,
         };
         if let Some(span) = surface_span.filter(|_| cache) {
-            self.remember(span, hs, ei);
+            self.remember(span, hs, ei, stemmable);
         }
     }
 
     /// Caches what a surface form maps to, so it is stemmed and stop-checked once.
-    fn remember(&mut self, span: Span, hs: u32, ei: u32) {
+    fn remember(&mut self, span: Span, hs: u32, ei: u32, stemmable: bool) {
         let si = self.surfaces.len() as u32;
-        self.surfaces.push((span, ei));
+        self.surfaces.push((span, ei, stemmable));
         self.by_surface.insert(hs, si);
+    }
+
+    /// What `keyword_stem(surface, hs, stemmable, _)` gives, when this bag
+    /// cached it while being built: `Some("")` for a stop word, `None`
+    /// when not cached (or cached for the other `stemmable`).
+    fn cached_stem(&self, surface: &str, hs: u32, stemmable: bool) -> Option<&str> {
+        let (arena, surfaces) = (&self.arena, &self.surfaces);
+        let by_index = |i: u32| {
+            surfaces
+                .get(i as usize)
+                .map_or("", |&(s, _, _)| slice(arena, s))
+        };
+        let si = self.by_surface.find(hs, surface, by_index)?;
+        let &(_, ei, was) = surfaces.get(si as usize)?;
+        if was != stemmable {
+            return None;
+        }
+        if ei == REJECTED {
+            return Some("");
+        }
+        self.entries.get(ei as usize).map(|e| slice(arena, e.stem))
     }
 
     fn bump(&mut self, ei: u32) {
@@ -367,6 +421,33 @@ mod tests {
             assert_eq!(KeywordBag::stems(text), bag, "{text}");
         }
         assert_eq!(KeywordBag::stems(&many).len(), MAX_KEYWORDS);
+    }
+
+    #[test]
+    fn stems_known_are_the_stems() {
+        // U+212A (Kelvin) lowercases to an ASCII k without being stemmable:
+        // the cache must not answer for the plain word.
+        let whole = "Don't add logging; the logger logs LOGS twice. \u{212A}elvins \
+                     kelvins café CAFÉS 3.14 v2 数据库连接 fetch_user the of";
+        let bag = KeywordBag::from_text(whole);
+        for text in [
+            whole,
+            "logging again",
+            "the logger",
+            "KELVINS kelvins \u{212A}elvins",
+            "",
+            "unseen words here",
+        ] {
+            assert_eq!(
+                KeywordBag::stems_known(text, &bag),
+                KeywordBag::stems(text),
+                "{text}"
+            );
+            assert_eq!(
+                KeywordBag::stems_known(text, &KeywordBag::default()),
+                KeywordBag::stems(text)
+            );
+        }
     }
 
     #[test]

@@ -46,8 +46,16 @@ const KEY_WORDS: &[&str] = &[
     "private_key",
 ];
 
-fn is_token_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '+' | '=')
+/// A byte of a token: token characters are all ASCII, so a token starts
+/// and ends at a character boundary.
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/' | b'+' | b'=')
+}
+
+/// Whether `word` is one of `KEY_WORDS` in any case (they are lowercase):
+/// compared in place, without a lowercased copy.
+fn is_key_word(word: &str) -> bool {
+    KEY_WORDS.iter().any(|k| k.eq_ignore_ascii_case(word))
 }
 
 /// A long run of base64/hex-like characters with mixed classes looks like a key.
@@ -68,7 +76,8 @@ fn is_jwt(tok: &str) -> bool {
 fn is_secret(tok: &str) -> bool {
     PREFIXES
         .iter()
-        .any(|&(p, min)| tok.starts_with(p) && tok.len() >= min)
+        // The length first: most tokens are too short for every prefix.
+        .any(|&(p, min)| tok.len() >= min && tok.starts_with(p))
         || is_jwt(tok)
         || looks_random(tok)
 }
@@ -104,11 +113,14 @@ fn redact_tokens(text: &str, out: &mut String) {
     let mut after_key: Option<bool> = None;
     let mut rest = text;
     while !rest.is_empty() {
-        let start = rest.find(is_token_char).unwrap_or(rest.len());
+        let start = rest.bytes().position(is_token_byte).unwrap_or(rest.len());
         out.push_str(&rest[..start]);
         let gap = &rest[..start];
         rest = &rest[start..];
-        let len = rest.find(|c: char| !is_token_char(c)).unwrap_or(rest.len());
+        let len = rest
+            .bytes()
+            .position(|b| !is_token_byte(b))
+            .unwrap_or(rest.len());
         let tok = &rest[..len];
         rest = &rest[len..];
         if tok.is_empty() {
@@ -124,15 +136,17 @@ fn redact_tokens(text: &str, out: &mut String) {
             after_key = None;
             continue;
         }
-        let lower = tok.to_ascii_lowercase();
-        let key = lower.trim_end_matches(['=', ':']);
-        if KEY_WORDS.contains(&key) {
+        // Lowercasing leaves `=` and `:` alone: trimmed first, compared
+        // without case.
+        let key = tok.trim_end_matches(['=', ':']);
+        if is_key_word(key) {
             out.push_str(tok);
-            after_key = Some(key != "bearer");
+            after_key = Some(!key.eq_ignore_ascii_case("bearer"));
             continue;
         }
-        if let Some((k, v)) = tok.split_once('=')
-            && KEY_WORDS.contains(&k.to_ascii_lowercase().as_str())
+        let eq = tok.bytes().position(|b| b == b'=');
+        if let Some((k, v)) = eq.and_then(|i| Some((tok.get(..i)?, tok.get(i + 1..)?)))
+            && is_key_word(k)
             && v.len() >= 4
         {
             out.push_str(k);

@@ -148,14 +148,21 @@ fn word(text: &str, start: usize, buf: &mut String, f: &mut impl FnMut(Token<'_>
     // The classes of the word's ASCII bytes, or-ed; and of the last
     // character (0 after a joining mark, ALPHA_BYTE after a non-ASCII letter).
     let (mut seen, mut last) = (0u8, 0u8);
-    while let Some(&b) = bytes.get(i) {
-        let class = ascii_class(b);
-        if class & WORD_BYTE != 0 {
+    loop {
+        // A run of ASCII word bytes, the common case, in a loop of its own.
+        let run = i;
+        while let Some(&b) = bytes.get(i) {
+            let class = ascii_class(b);
+            if class & WORD_BYTE == 0 {
+                break;
+            }
             seen |= class;
-            last = class;
             i += 1;
-            continue;
         }
+        if i > run {
+            last = bytes.get(i - 1).map_or(0, |&b| ascii_class(b));
+        }
+        let Some(&b) = bytes.get(i) else { break };
         let (prev_alpha, prev_digit) = (last & ALPHA_BYTE != 0, last & DIGIT_BYTE != 0);
         if b < 0x80 {
             let next = bytes.get(i + 1).copied().unwrap_or(0);
@@ -214,6 +221,17 @@ fn word(text: &str, start: usize, buf: &mut String, f: &mut impl FnMut(Token<'_>
         return i;
     }
     buf.clear();
+    if !non_ascii && !curly {
+        // ASCII with capitals: copied and lowercased as a block.
+        buf.push_str(raw);
+        buf.make_ascii_lowercase();
+        f(Token {
+            kind,
+            text: buf,
+            ascii_alpha,
+        });
+        return i;
+    }
     for c in raw.chars() {
         if c.is_ascii() {
             buf.push(c.to_ascii_lowercase());

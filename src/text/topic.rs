@@ -9,8 +9,10 @@
 //! chosen are then sorted so the key does not depend on word order.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::keywords::KeywordBag;
+use super::table::{StrTable, key_hash};
 use crate::hash::FastBuild;
 
 /// Parts in a key.
@@ -82,12 +84,26 @@ pub fn topic_key(task: &KeywordBag) -> String {
     parts.join("+")
 }
 
+/// `NOT_TOPICS.contains(stem)`, by one table probe instead of a scan.
+fn is_not_topic(stem: &str) -> bool {
+    static TABLE: OnceLock<StrTable> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = StrTable::with_capacity(NOT_TOPICS.len());
+        for (i, w) in (0u32..).zip(NOT_TOPICS) {
+            t.insert(key_hash(w), i);
+        }
+        t
+    });
+    let word = |i: u32| NOT_TOPICS.get(i as usize).copied().unwrap_or("");
+    table.find(key_hash(stem), stem, word).is_some()
+}
+
 /// The `n` most salient topic stems of a bag, most salient first.
 pub fn salient(task: &KeywordBag, n: usize) -> Vec<&str> {
     let mut cands: Vec<(&str, u32)> = task
         .iter()
         .filter(|(stem, _, _)| stem.chars().count() >= 3 || stem.chars().all(super::is_cjk))
-        .filter(|(stem, _, _)| !NOT_TOPICS.contains(stem))
+        .filter(|(stem, _, _)| !is_not_topic(stem))
         .map(|(stem, _, count)| (stem, count))
         .collect();
     // Salience: repeated first, then longer (more specific), then text order

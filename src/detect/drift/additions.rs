@@ -422,7 +422,9 @@ const _: () = assert!(CONCERNS.len() <= 32);
 /// The concern group of an identifier part, by binary search in a table
 /// built once (a linear scan per part was a third of the judgement).
 fn concern_of(part: &str) -> Option<usize> {
-    type Table = (Vec<(&'static str, usize)>, [u128; 128]);
+    // The second-letter sets are two u64 words, not a u128: a variable
+    // 128-bit shift is a library call in wasm32.
+    type Table = (Vec<(&'static str, usize)>, [[u64; 2]; 128]);
     static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     let (table, first) = TABLE.get_or_init(|| {
         let mut t: Vec<(&'static str, usize)> = CONCERNS
@@ -433,14 +435,14 @@ fn concern_of(part: &str) -> Option<usize> {
         crate::sort::sort(&mut t);
         // Most parts start with two letters no concern word starts with
         // (one letter filters little: the words start with most letters).
-        let mut first = [0u128; 128];
+        let mut first = [[0u64; 2]; 128];
         for (w, _) in &t {
             let mut b = w.bytes();
             if let (Some(a), Some(c)) = (b.next(), b.next())
                 && let Some(slot) = first.get_mut(usize::from(a))
                 && c < 128
             {
-                *slot |= 1 << c;
+                slot[usize::from(c >> 6)] |= 1 << (c & 63);
             }
         }
         (t, first)
@@ -452,7 +454,7 @@ fn concern_of(part: &str) -> Option<usize> {
     if c >= 128
         || first
             .get(usize::from(a))
-            .is_none_or(|bits| bits & (1 << c) == 0)
+            .is_none_or(|bits| bits[usize::from(c >> 6)] & (1 << (c & 63)) == 0)
     {
         return None;
     }
@@ -465,7 +467,12 @@ fn concern_of(part: &str) -> Option<usize> {
 
 /// Splits an identifier into lowercase parts: `cache_ttl`, `getLogger`,
 /// `logger.debug` → cache, ttl / get, logger / logger, debug.
-fn parts(ident: &str, mut f: impl FnMut(&str)) {
+fn parts(ident: &str, f: impl FnMut(&str)) {
+    parts_in(ident, &mut String::new(), f);
+}
+
+/// `parts`, lowercasing into the caller's `lower` buffer.
+fn parts_in(ident: &str, lower: &mut String, mut f: impl FnMut(&str)) {
     // Most identifiers are one lowercase ASCII word: itself, uncopied.
     if ident
         .bytes()
@@ -477,7 +484,7 @@ fn parts(ident: &str, mut f: impl FnMut(&str)) {
         return;
     }
     if ident.is_ascii() {
-        ascii_parts(ident, f);
+        ascii_parts_in(ident, lower, f);
     } else {
         char_parts(ident, f);
     }
@@ -485,14 +492,19 @@ fn parts(ident: &str, mut f: impl FnMut(&str)) {
 
 /// `parts` of an ASCII identifier: each part is a slice of it, copied
 /// (lowercased) only when it has capitals.
-fn ascii_parts(ident: &str, mut f: impl FnMut(&str)) {
-    let mut lower = String::new();
+#[cfg(test)]
+fn ascii_parts(ident: &str, f: impl FnMut(&str)) {
+    ascii_parts_in(ident, &mut String::new(), f);
+}
+
+/// `ascii_parts`, lowercasing into the caller's `lower` buffer.
+fn ascii_parts_in(ident: &str, lower: &mut String, mut f: impl FnMut(&str)) {
     let mut emit = |part: &str| {
         if part.bytes().any(|b| b.is_ascii_uppercase()) {
             lower.clear();
             lower.push_str(part);
             lower.make_ascii_lowercase();
-            f(&lower);
+            f(lower);
         } else {
             f(part);
         }
@@ -568,14 +580,17 @@ pub fn concerns(code: &str, anchored: &dyn Fn(&str) -> bool) -> Vec<String> {
     let mut seen = [0u8; CONCERNS.len()];
     // The identifiers that show a concern, each with the groups it shows.
     let mut words: Vec<(String, u32)> = Vec::new();
+    // Lowercasing buffers, reused across identifiers.
+    let (mut whole, mut lower) = (String::new(), String::new());
     for ident in idents(code) {
         // A camel-case name is a concern word as a whole ("WaitGroup",
         // "ThreadPoolExecutor") or by its parts ("getLogger").
         let camel = ident.bytes().skip(1).any(|b| b.is_ascii_uppercase());
-        let whole = if camel {
-            Some(ident.to_ascii_lowercase()).filter(|w| concern_of(w).is_some())
-        } else {
-            None
+        let as_whole = camel && {
+            whole.clear();
+            whole.push_str(ident);
+            whole.make_ascii_lowercase();
+            concern_of(&whole).is_some()
         };
         let mut each = |p: &str| {
             if let Some(g) = concern_of(p) {
@@ -589,9 +604,10 @@ pub fn concerns(code: &str, anchored: &dyn Fn(&str) -> bool) -> Vec<String> {
                 }
             }
         };
-        match &whole {
-            Some(w) => each(w),
-            None => parts(ident, each),
+        if as_whole {
+            each(&whole);
+        } else {
+            parts_in(ident, &mut lower, each);
         }
     }
     let new_groups: u32 = CONCERNS

@@ -37,13 +37,14 @@ use serde::{Deserialize, Serialize};
 
 use super::scope::MAX_LISTED;
 use crate::text::stem_light::{self, Lang};
+use crate::text::table::key_hash;
 use crate::text::{KeywordBag, is_cjk};
 use cues::{CLARIFY, KEEP_REST, ONE_SECTION, PROOFREAD, TARGET_CUES, TARGETS, THANKS, TRANSLATION};
 pub use lang::language;
 use lang::language_of_scanned;
 pub use limits::CodeShape;
 pub use negation::Limits;
-use scan::{Hit, Hits, Scanned};
+use scan::{Hit, Hits, KeyTable, Scanned};
 use std::sync::OnceLock;
 use tech::{ruled_out_tech, sibling_tech, sibling_words, tech_in};
 use words::{SYNONYMS, WordTable, low_weight};
@@ -219,7 +220,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
     let task: &str = &fenced;
     let s = Scanned::new(task);
     let hits = Hits::new(&s);
-    let rules = negation::rules(&s, &hits);
+    let rules = negation::rules_known(&s, &hits, bag);
     let translation = hits.any(&TRANSLATION);
     let mut asks_in = AsksIn::default();
     // "Explain it in German", "In English, please": a target language only
@@ -463,32 +464,65 @@ impl AsksIn {
 }
 
 fn weight(stem: &str) -> f64 {
-    if low_weight().contains_key(stem) {
+    weight_hashed(stem, key_hash(stem))
+}
+
+/// `weight` for a stem whose `key_hash` is `h`.
+fn weight_hashed(stem: &str, h: u32) -> f64 {
+    let ascii = stem.is_ascii();
+    if stem_value(low_weight_set(), stem, h).is_some() {
         0.2
-    } else if !stem.is_ascii() && stem.chars().any(is_cjk) {
+    } else if !ascii && stem.chars().any(is_cjk) {
         // Character bigrams: many straddle two words and carry little.
         0.4
-    } else if stem.len() <= 3 || (!stem.is_ascii() && stem.chars().count() <= 3) {
+    } else if stem.len() <= 3 || (!ascii && stem.chars().count() <= 3) {
         0.5
     } else {
         1.0
     }
 }
 
+/// A word table keyed by the words' `key_hash`es, open-addressed at a low
+/// load: a stem hashed once for the bags is looked up here without being
+/// hashed again, and most (absent) stems cost one probe.
+type StemTable = KeyTable<u64>;
+
+fn stem_table(table: &'static WordTable) -> StemTable {
+    KeyTable::keyed(table.iter().map(|(w, v)| (*w, *v)).collect(), key_hash, 4)
+}
+
+/// The value of `word` (its `key_hash` is `h`) in `table`.
+fn stem_value(table: &StemTable, word: &str, h: u32) -> Option<u64> {
+    table.get(h, |w| crate::text::table::same(w, word))
+}
+
+fn low_weight_set() -> &'static StemTable {
+    static SET: OnceLock<StemTable> = OnceLock::new();
+    SET.get_or_init(|| stem_table(low_weight()))
+}
+
 /// The synonym groups a stem belongs to, as a bit set (one bit per group of
 /// `SYNONYMS`), through a table built once.
 fn synonym_groups(stem: &str) -> u64 {
+    synonym_groups_hashed(stem, key_hash(stem))
+}
+
+/// `synonym_groups` for a stem whose `key_hash` is `h`.
+fn synonym_groups_hashed(stem: &str, h: u32) -> u64 {
     static TABLE: OnceLock<WordTable> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = WordTable::default();
-        for (g, members) in SYNONYMS.iter().enumerate().take(64) {
-            for m in *members {
-                *t.entry(*m).or_default() |= 1 << g;
+    static SET: OnceLock<StemTable> = OnceLock::new();
+    let set = SET.get_or_init(|| {
+        stem_table(TABLE.get_or_init(|| {
+            let mut t = WordTable::default();
+            for (g, members) in SYNONYMS.iter().enumerate().take(64) {
+                for m in *members {
+                    *t.entry(*m).or_default() |= 1 << g;
+                }
             }
-        }
-        t
+            t
+        }))
     });
-    table.get(stem).copied().unwrap_or(0)
+    stem_value(set, stem, h).unwrap_or(0)
 }
 
 const LATIN_PREFIXES: &[&str] = &[
@@ -504,8 +538,8 @@ struct Anchors<'a> {
     glossary: &'a [String],
     /// The synonym groups the anchors touch, one bit per group.
     groups: u64,
-    /// Five-character prefixes of anchor stems, sorted.
-    prefixes: Vec<String>,
+    /// Five-character prefixes of anchor stems.
+    prefixes: Prefixes<'a>,
     /// For an answer in a language with a light stemmer: that stemmer's
     /// stems of the anchors' words, sorted (the bags stem for English).
     light: Option<(Lang, Vec<String>)>,
@@ -527,23 +561,22 @@ impl<'a> Anchors<'a> {
         let mut groups = 0u64;
         let mut in_bags = [0u64; 16];
         for (stem, _, _) in bags.iter().flat_map(|b| b.iter()) {
-            groups |= synonym_groups(stem);
-            let (word, bit) = bag_filter_bit(crate::text::table::key_hash(stem));
+            let h = key_hash(stem);
+            groups |= synonym_groups_hashed(stem, h);
+            let (word, bit) = bag_filter_bit(h);
             if let Some(w) = in_bags.get_mut(word) {
                 *w |= bit;
             }
         }
-        let mut prefixes: Vec<String> = bags
-            .iter()
-            .flat_map(|b| b.iter())
-            .filter(|(s, _, _)| s.chars().count() >= 5)
-            .map(|(s, _, _)| s.chars().take(5).collect::<String>())
+        let mut prefixes = Prefixes::default();
+        for (stem, _, _) in bags.iter().flat_map(|b| b.iter()) {
             // Latin prefixes say nothing of the word: "interest" and
             // "interview" share "inter" and nothing else.
-            .filter(|p| !LATIN_PREFIXES.contains(&p.as_str()))
-            .collect();
-        crate::sort::sort(&mut prefixes);
-        prefixes.dedup();
+            if let Some(p) = head5(stem).filter(|p| !is_latin_prefix(p)) {
+                prefixes.push(p);
+            }
+        }
+        prefixes.finish();
         let light = lang.map(|l| {
             let mut stems: Vec<String> = bags
                 .iter()
@@ -573,9 +606,19 @@ impl<'a> Anchors<'a> {
         self.groups != 0 && synonym_groups(stem) & self.groups != 0
     }
 
+    /// `in_active_group` for a stem whose `key_hash` is `h`.
+    fn in_active_group_hashed(&self, stem: &str, h: u32) -> bool {
+        self.groups != 0 && synonym_groups_hashed(stem, h) & self.groups != 0
+    }
+
     /// `has`, or the same word by the answer language's light stemmer.
     fn has_word(&self, stem: &str, surface: &str) -> bool {
-        if self.has(stem) {
+        self.has_word_hashed(stem, key_hash(stem), surface)
+    }
+
+    /// `has_word` for a stem whose `key_hash` is `h`.
+    fn has_word_hashed(&self, stem: &str, h: u32, surface: &str) -> bool {
+        if self.has_as_hashed(stem, h, true) {
             return true;
         }
         let Some((l, stems)) = &self.light else {
@@ -601,7 +644,11 @@ impl<'a> Anchors<'a> {
     }
 
     fn has_as(&self, stem: &str, synonyms: bool) -> bool {
-        let h = crate::text::table::key_hash(stem);
+        self.has_as_hashed(stem, key_hash(stem), synonyms)
+    }
+
+    /// `has_as` for a stem whose `key_hash` is `h`.
+    fn has_as_hashed(&self, stem: &str, h: u32, synonyms: bool) -> bool {
         let (word, bit) = bag_filter_bit(h);
         let maybe_in_bags = self.in_bags.get(word).is_some_and(|w| w & bit != 0);
         if (maybe_in_bags && self.bags.iter().any(|b| b.contains_stem_hashed(stem, h)))
@@ -609,25 +656,94 @@ impl<'a> Anchors<'a> {
         {
             return true;
         }
-        if synonyms && self.in_active_group(stem) {
+        if synonyms && self.in_active_group_hashed(stem, h) {
             return true;
         }
         // The stem's first five characters, when it has that many.
-        let prefix = if self.prefixes.is_empty() {
-            None
-        } else if stem.is_ascii() {
-            stem.get(..5)
-        } else {
-            match stem.char_indices().nth(5) {
-                Some((cut, _)) => stem.get(..cut),
-                None => Some(stem).filter(|s| s.chars().count() == 5),
-            }
-        };
-        prefix.is_some_and(|prefix| {
-            self.prefixes
-                .binary_search_by(|p| p.as_str().cmp(prefix))
-                .is_ok()
-        })
+        !self.prefixes.is_empty() && head5(stem).is_some_and(|p| self.prefixes.has(p))
+    }
+}
+
+/// The first five characters of `s`, when it has that many.
+fn head5(s: &str) -> Option<&str> {
+    if s.is_ascii() {
+        s.get(..5)
+    } else {
+        match s.char_indices().nth(5) {
+            Some((cut, _)) => s.get(..cut),
+            None => Some(s).filter(|s| s.chars().count() == 5),
+        }
+    }
+}
+
+/// A short string as one number: its bytes and its length (at most 7
+/// bytes, so distinct strings give distinct numbers).
+fn short_key(p: &[u8]) -> Option<u64> {
+    if p.len() > 7 {
+        return None;
+    }
+    let mut b = [0u8; 8];
+    b.get_mut(..p.len())?.copy_from_slice(p);
+    b[7] = p.len() as u8;
+    Some(u64::from_le_bytes(b))
+}
+
+const LATIN_KEYS: [u64; LATIN_PREFIXES.len()] = {
+    let mut keys = [0u64; LATIN_PREFIXES.len()];
+    let mut i = 0;
+    while i < LATIN_PREFIXES.len() {
+        let p = LATIN_PREFIXES[i].as_bytes();
+        let mut b = [0u8; 8];
+        let mut j = 0;
+        while j < p.len() {
+            b[j] = p[j];
+            j += 1;
+        }
+        b[7] = p.len() as u8;
+        keys[i] = u64::from_le_bytes(b);
+        i += 1;
+    }
+    keys
+};
+
+/// `LATIN_PREFIXES.contains(p)`, by number rather than string compares.
+fn is_latin_prefix(p: &str) -> bool {
+    short_key(p.as_bytes()).is_some_and(|k| LATIN_KEYS.contains(&k))
+}
+
+/// The five-character prefixes of the anchor stems, as a set: those of up
+/// to seven bytes (all ASCII ones) as sorted numbers, one compare per probe
+/// instead of a string compare; the others as sorted strings.
+#[derive(Default)]
+struct Prefixes<'a> {
+    short: Vec<u64>,
+    long: Vec<&'a str>,
+}
+
+impl<'a> Prefixes<'a> {
+    fn push(&mut self, p: &'a str) {
+        match short_key(p.as_bytes()) {
+            Some(k) => self.short.push(k),
+            None => self.long.push(p),
+        }
+    }
+
+    fn finish(&mut self) {
+        crate::sort::sort_u64(&mut self.short);
+        self.short.dedup();
+        crate::sort::sort(&mut self.long);
+        self.long.dedup();
+    }
+
+    fn is_empty(&self) -> bool {
+        self.short.is_empty() && self.long.is_empty()
+    }
+
+    fn has(&self, p: &str) -> bool {
+        match short_key(p.as_bytes()) {
+            Some(k) => self.short.binary_search(&k).is_ok(),
+            None => self.long.binary_search(&p).is_ok(),
+        }
     }
 }
 
@@ -649,15 +765,17 @@ pub fn judge(
     let light_lang = Lang::from_code(&resp_lang).or_else(|| Lang::from_code(&facts.lang));
     let anchor = Anchors::new(anchors, glossary, light_lang);
     let (mut total, mut loose) = (0.0, 0.0);
-    let mut unanchored: Vec<(&str, &str, f64)> = Vec::new();
+    let mut unanchored: Vec<(&str, &str, f64)> = Vec::with_capacity(resp_bag.len());
     // Weighed and anchored once per stem; everything below reuses it.
     let (mut resp_content, mut anchored_content) = (0usize, 0usize);
     for (stem, surface, count) in resp_bag.iter() {
-        let base = weight(stem);
+        // Hashed once for the weight, the bags and the synonym groups.
+        let h = key_hash(stem);
+        let base = weight_hashed(stem, h);
         let w = base * f64::from(count.min(3));
         total += w;
         let forbidden = facts.forbidden.iter().any(|f| f == stem);
-        let held = !forbidden && anchor.has_word(stem, surface);
+        let held = !forbidden && anchor.has_word_hashed(stem, h, surface);
         if base >= 0.5 {
             resp_content += 1;
             anchored_content += usize::from(held);
@@ -807,7 +925,14 @@ pub fn judge(
     // Announced additions carrying new content.
     // A question back: a short answer that asks, or a list of questions
     // ("1. What should be backed up? 2. Where to?").
-    let questions = response.matches(['?', '？']).count();
+    // One char at a time (a memchr each): a char-set search decodes every
+    // character.
+    let questions = response.matches('?').count()
+        + if response.is_ascii() {
+            0
+        } else {
+            response.matches('？').count()
+        };
     let asks_back = (response.len() < 400 && questions > 0)
         || (questions >= 2
             && response.len() < 1500
@@ -935,18 +1060,16 @@ pub fn judge(
         // program, unless the program asked for is a shell script. Nor do
         // ignore lists: a line that is one bare path ("coverage", "*.log").
         let script = facts.tech.iter().any(|t| t == "bash" || t == "powershel");
-        let code: String = limits::fences(response)
+        // Sized once: the lines kept are at most the answer.
+        let mut code = String::with_capacity(response.len());
+        for l in limits::fences(response)
             .filter(|(tag, body)| script || !is_shell_block(tag, body))
             .flat_map(|(_, body)| body.lines())
-            .filter(|l| {
-                let t = l.trim();
-                // A quoted path is an import ("github.com/…/promhttp").
-                t.contains(char::is_whitespace)
-                    || t.contains(['(', '=', ':', '{'])
-                    || t.starts_with(['"', '\''])
-            })
-            .flat_map(|l| [l, "\n"])
-            .collect();
+            .filter(|l| code_line(l.trim()))
+        {
+            code.push_str(l);
+            code.push('\n');
+        }
         let known = |w: &str| anchor.has(w) || first_stem(w).is_some_and(|st| anchor.has(&st));
         let concerns = additions::concerns(&code, &known);
         if !concerns.is_empty() {
@@ -1361,6 +1484,17 @@ fn first_stem(text: &str) -> Option<String> {
 }
 
 /// The keyword stems of a text, in order of first appearance.
+/// A line of code that does something: spaced, a call, an assignment or
+/// a block. A quoted path is an import ("github.com/…/promhttp").
+fn code_line(t: &str) -> bool {
+    // Bytes first (one pass for the ASCII marks); Unicode spaces only
+    // matter in a line that has none of them.
+    t.bytes()
+        .any(|b| matches!(b, b'\t'..=b'\r' | b' ' | b'(' | b'=' | b':' | b'{'))
+        || t.starts_with(['"', '\''])
+        || !t.is_ascii() && t.contains(char::is_whitespace)
+}
+
 fn stems_of(text: &str) -> Vec<String> {
     KeywordBag::stems(text)
 }

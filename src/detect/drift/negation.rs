@@ -22,10 +22,10 @@ use super::cues::{
     NO_TABLES, ONE_SENTENCE, OPINION_GIVEN, PLAIN_LANGUAGE, PLAIN_TEXT, POSTPOSED, PRESERVING,
     YES_NO,
 };
+use super::first_stem;
 use super::form::{self, Form};
 use super::scan::{Hit, Hits, Scanned, Word};
 use super::words::{FAMILIES, GENERIC, NEGATION_VERBS, low_weight};
-use super::{first_stem, stems_of};
 use crate::text::KeywordBag;
 
 const MAX_STEMS: usize = 32;
@@ -381,10 +381,10 @@ fn binds_in_questions(cue: &str) -> bool {
 
 fn push_new(into: &mut Vec<String>, stems: Vec<String>) {
     for s in stems {
+        // `low_weight` holds `GENERIC`: one lookup for both, not a scan.
         if into.len() < MAX_STEMS
-            && !NEGATION_VERBS.contains(&s.as_str())
-            && !GENERIC.contains(&s.as_str())
             && !low_weight().contains_key(s.as_str())
+            && !NEGATION_VERBS.contains(&s.as_str())
             && !into.contains(&s)
         {
             into.push(s);
@@ -407,7 +407,15 @@ fn scope(s: &Scanned, clause: u32, h: &Hit) -> std::ops::Range<usize> {
 }
 
 /// The rules in a request (already scanned).
+#[cfg(test)]
 pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
+    rules_known(s, hits, &KeywordBag::default())
+}
+
+/// `rules`, with `known` the request's keyword bag: words it met are not
+/// stemmed again.
+pub fn rules_known(s: &Scanned, hits: &Hits, known: &KeywordBag) -> Rules {
+    let stems_in = |text: &str| KeywordBag::stems_known(text, known);
     let mut r = Rules::default();
     let not = hits.get(&NEGATION_NOT);
     let changes = hits.get(&CHANGE_VERBS);
@@ -461,7 +469,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
             .filter_map(|i| first_stem(s.word(i)))
             .collect();
         let content = |scope: &str| -> Vec<String> {
-            stems_of(scope)
+            stems_in(scope)
                 .into_iter()
                 // The verbs themselves ("touch", "add") are not the thing.
                 .filter(|st| {
@@ -534,7 +542,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
                 .find(|&i| TURNS.contains(&s.word(i)))
                 .unwrap_or(clause.end);
             r.kept(s, h.last..end);
-            push_new(&mut r.protected, stems_of(s.span(h.last, end)));
+            push_new(&mut r.protected, stems_in(s.span(h.last, end)));
         }
     }
     // "Parameter und Rückgabewert sollen so bleiben": what comes before.
@@ -546,7 +554,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
                 .find(|&i| TURNS.contains(&s.word(i)))
                 .map_or(clause.start, |i| i + 1);
             r.kept(s, start..h.first);
-            push_new(&mut r.protected, stems_of(s.span(start, h.first)));
+            push_new(&mut r.protected, stems_in(s.span(start, h.first)));
         }
     }
     // What the request itself asks to change is not protected by a "keep"
@@ -570,7 +578,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
         }
         let clause = s.clause_range(w.clause);
         crate::work::add(clause.len());
-        let asked = stems_of(s.span(clause.start, clause.end));
+        let asked = stems_in(s.span(clause.start, clause.end));
         r.protected.retain(|p| !asked.contains(p));
     }
     // Form limits; their own words ("explanation", "examples") are not content.
@@ -589,7 +597,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
     ] {
         for h in hits.get(set) {
             *flag = true;
-            form_words.extend(stems_of(s.span(h.first, h.last)));
+            form_words.extend(stems_in(s.span(h.first, h.last)));
         }
     }
     // Shape limits. Beside "no code blocks", "no tables" or "plain text",
@@ -614,7 +622,7 @@ pub fn rules(s: &Scanned, hits: &Hits) -> Rules {
             if let Some(w) = s.words.get(h.first).filter(first_read) {
                 let clause = s.clause_range(w.clause);
                 crate::work::add(clause.len());
-                form_words.extend(stems_of(s.span(clause.start, clause.end)));
+                form_words.extend(stems_in(s.span(clause.start, clause.end)));
             }
         }
     }
@@ -845,7 +853,7 @@ pub fn violation(
         let left_out = |c: u32| in_clause(hits.get(&LEFT_OUT), c);
         for c in (0..clauses).filter(|&c| !clause_negated(c) && !left_out(c)) {
             let range = s.clause_range(c);
-            for st in stems_of(s.span(range.start, range.end)) {
+            for st in KeywordBag::stems_known(s.span(range.start, range.end), bag) {
                 if r.forbidden.iter().any(|f| same_word(&st, f)) && !used.contains(&st) {
                     used.push(st);
                 }
@@ -875,7 +883,7 @@ pub fn violation(
             {
                 range.start = s.clause_range(prev).start;
             }
-            let hit: Vec<String> = stems_of(s.span(range.start, range.end))
+            let hit: Vec<String> = KeywordBag::stems_known(s.span(range.start, range.end), bag)
                 .into_iter()
                 .filter(|st| r.protected.iter().any(|p| same_word(st, p)))
                 .collect();

@@ -55,10 +55,20 @@ pub struct KeyTable<V> {
 
 impl<V: Copy> KeyTable<V> {
     pub fn new(items: Vec<(&'static str, V)>) -> Self {
-        let size = (items.len() * 2).next_power_of_two().max(16);
+        Self::keyed(items, key, 2)
+    }
+
+    /// Keyed by `key_of`, with at least `spread` slots per item (more room,
+    /// fewer probes).
+    pub fn keyed(
+        items: Vec<(&'static str, V)>,
+        key_of: impl Fn(&str) -> u32,
+        spread: usize,
+    ) -> Self {
+        let size = (items.len() * spread).next_power_of_two().max(16);
         let mut slots = vec![(0u32, u32::MAX); size];
         for (i, (w, _)) in items.iter().enumerate() {
-            let k = key(w);
+            let k = key_of(w);
             let mut at = k as usize & (size - 1);
             while let Some(slot) = slots.get_mut(at) {
                 if slot.1 == u32::MAX {

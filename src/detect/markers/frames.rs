@@ -85,7 +85,26 @@ pub(super) fn words_at(t: &str) -> impl Iterator<Item = (usize, &str)> {
 
 /// Whether `word` is one of the `|`-separated words of `list`.
 pub(super) fn listed(list: &str, word: &str) -> bool {
-    !word.is_empty() && list.split('|').any(|w| w == word)
+    !word.is_empty() && pieces(list).any(|w| w == word)
+}
+
+/// `list.split('|')`, read a byte at a time: the pieces are short, and the
+/// char searcher's setup per piece cost more than reading them.
+pub(super) fn pieces(list: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(list);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(|b| b == b'|') {
+            Some(i) => {
+                rest = r.get(i + 1..);
+                r.get(..i)
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
 }
 
 /// Occurrences offered to `keep` before a search gives up: the callers'
@@ -111,7 +130,18 @@ pub(super) struct FrameSet {
 /// character in a frame written without spaces.
 fn key(alt: &str, spaced: bool) -> &str {
     let len = if spaced {
-        alt.find(|c: char| !is_word(c)).unwrap_or(alt.len())
+        // ASCII word bytes by byte (most words); from the first other
+        // character on, by character.
+        let ascii = alt
+            .bytes()
+            .position(|b| !(b.is_ascii_alphanumeric() || b == b'\'' || b == b'_'))
+            .unwrap_or(alt.len());
+        match alt.get(ascii..) {
+            Some(rest) if !rest.is_empty() && !rest.starts_with(|c: char| c.is_ascii()) => {
+                ascii + rest.find(|c: char| !is_word(c)).unwrap_or(rest.len())
+            }
+            _ => ascii,
+        }
     } else {
         alt.chars().next().map_or(0, char::len_utf8)
     };
@@ -291,6 +321,17 @@ fn step(
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+
+    #[test]
+    fn pieces_split_as_split_does() {
+        for list in ["", "|", "a", "a|b", "a|b|", "|a||b", "ü|日本|x", "||"] {
+            assert_eq!(
+                pieces(list).collect::<Vec<_>>(),
+                list.split('|').collect::<Vec<_>>(),
+                "{list:?}"
+            );
+        }
+    }
 
     /// Whether the whole analysis reads `msg`, replying to `prev`, as pushback.
     pub(crate) fn fires(msg: &str, prev: &str) -> bool {

@@ -12,7 +12,7 @@
 //! файл"), unless it thanks ("je voulais dire merci") or follows a word
 //! ("that's the order I meant").
 
-use super::frames::{Found, Frame, listed};
+use super::frames::{Found, Frame, listed, pieces};
 use super::reply::{Previous, is_word, occurrences, rejected, skip_interjection};
 use super::scan::{fam, glad};
 
@@ -112,7 +112,7 @@ pub fn redirect(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, us
     }
     let t0 = skip_interjection(t.trim_start_matches(|c: char| !c.is_alphanumeric()));
     let off = t.len() - t0.len();
-    let opening = OPENING.split('|').find_map(|w| {
+    let opening = pieces(OPENING).find_map(|w| {
         if !t0.starts_with(w) {
             return None;
         }

@@ -709,16 +709,66 @@ pub fn find(t: &str, prev: Option<Previous<'_>>) -> Option<(&'static str, usize,
 pub(super) struct Present<'a> {
     words: HashSet<&'a str, FastBuild>,
     ascii: bool,
+    /// The bytes the words start with, end with, and the message's bytes,
+    /// as 256-bit sets: an entry that may run on (`*error`, `fail*`) is
+    /// tried against every word only when its word's bytes are there.
+    firsts: [u64; 4],
+    lasts: [u64; 4],
+    bytes: [u64; 4],
+}
+
+/// Adds byte `x` to a 256-bit set.
+fn set_byte(set: &mut [u64; 4], x: u8) {
+    if let Some(w) = set.get_mut(usize::from(x / 64)) {
+        *w |= 1 << (x % 64);
+    }
+}
+
+/// Whether byte `x` is in a 256-bit set.
+fn has_byte(set: &[u64; 4], x: u8) -> bool {
+    set.get(usize::from(x / 64))
+        .is_some_and(|w| w & (1 << (x % 64)) != 0)
 }
 
 impl<'a> Present<'a> {
     pub(super) fn of(t: &'a str) -> Self {
+        // Sized for a word a space up front, so the set is not regrown
+        // as it fills.
+        let spaces = t.bytes().filter(|&b| b == b' ').count();
+        let mut words =
+            HashSet::with_capacity_and_hasher(spaces.min(1024) + 1, FastBuild::default());
+        let (mut firsts, mut lasts, mut bytes) = ([0u64; 4], [0u64; 4], [0u64; 4]);
+        for m in t.split(|c: char| !is_word(c)).filter(|w| !w.is_empty()) {
+            if let (Some(&f), Some(&l)) = (m.as_bytes().first(), m.as_bytes().last()) {
+                set_byte(&mut firsts, f);
+                set_byte(&mut lasts, l);
+            }
+            words.insert(m);
+        }
+        for &x in t.as_bytes() {
+            set_byte(&mut bytes, x);
+        }
         Present {
-            words: t
-                .split(|c: char| !is_word(c))
-                .filter(|w| !w.is_empty())
-                .collect(),
+            words,
             ascii: t.is_ascii(),
+            firsts,
+            lasts,
+            bytes,
+        }
+    }
+
+    /// Whether some word may hold `w` as an open entry asks (at its start
+    /// unless `open_start`, at its end unless `open_end`, else anywhere):
+    /// never false when one does, by the bytes such a word would have.
+    fn may_hold(&self, w: &str, open_start: bool, open_end: bool) -> bool {
+        let (Some(&first), Some(&last)) = (w.as_bytes().first(), w.as_bytes().last()) else {
+            return true;
+        };
+        match (open_start, open_end) {
+            (false, false) => has_byte(&self.firsts, first) && has_byte(&self.lasts, last),
+            (false, true) => has_byte(&self.firsts, first),
+            (true, false) => has_byte(&self.lasts, last),
+            (true, true) => has_byte(&self.bytes, first),
         }
     }
 
@@ -735,9 +785,14 @@ impl<'a> Present<'a> {
         match first_word(entry) {
             None => true,
             Some((w, false, false)) => self.words.contains(w),
-            Some((w, open_start, open_end)) => self.words.iter().any(|m| {
-                (open_start || m.starts_with(w)) && (open_end || m.ends_with(w)) && m.contains(w)
-            }),
+            Some((w, open_start, open_end)) => {
+                self.may_hold(w, open_start, open_end)
+                    && self.words.iter().any(|m| {
+                        (open_start || m.starts_with(w))
+                            && (open_end || m.ends_with(w))
+                            && m.contains(w)
+                    })
+            }
         }
     }
 
@@ -761,9 +816,10 @@ impl<'a> Present<'a> {
                 .open
                 .iter()
                 .filter(|&&(_, w, s, e)| {
-                    self.words
-                        .iter()
-                        .any(|m| (s || m.starts_with(w)) && (e || m.ends_with(w)) && m.contains(w))
+                    self.may_hold(w, s, e)
+                        && self.words.iter().any(|m| {
+                            (s || m.starts_with(w)) && (e || m.ends_with(w)) && m.contains(w)
+                        })
                 })
                 .map(|&(i, ..)| i),
         );

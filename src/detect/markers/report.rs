@@ -22,7 +22,7 @@
 //! pasted error comes with a question that shares no word with the answer.
 
 use super::failure::{REQUEST, supposed};
-use super::frames::{Found, Frame, listed, words_at, words_from};
+use super::frames::{Found, Frame, listed, pieces, words_at, words_from};
 use super::reply::{Previous, is_word};
 use super::sarcasm::bad_news;
 use super::scan::{fam, glad};
@@ -964,9 +964,7 @@ fn broke_another(t: &str, found: &Found) -> Option<(usize, usize)> {
         let worked = before
             .split(|c: char| !is_word(c))
             .any(|w| listed(WORKED, w))
-            || WORKED
-                .split('|')
-                .any(|w| !w.is_ascii() && before.contains(w));
+            || pieces(WORKED).any(|w| !w.is_ascii() && before.contains(w));
         let bad = bad_news(after) || found.any_in(fam::BROKEN, b, s + sentence.len());
         !sentence.trim_end().ends_with(['?', '？']) && (now || worked) && bad && !decides(after)
     })
