@@ -24,6 +24,25 @@ for m in reins_core reins_replay; do
     "pkg/${m}_bg.wasm" -o "pkg/${m}_bg.wasm"
 done
 cp js/*.js js/*.d.ts js/package.json pkg/
+# The main module's entries share one bundled chunk, pkg/reins.js (the
+# wasm-bindgen glue, the wrapper, the stores): a runtime loads two files
+# instead of eight, which takes about 3 ms off a cold import in Node, and
+# every entry still shares one instance of the module. esbuild drops
+# comments, so each entry's leading comment (with Deno's @ts-self-types) is
+# put back.
+ENTRIES="entry-node entry-browser entry-workerd slim index"
+STAGE=target/js-bundle
+rm -rf "$STAGE" && mkdir -p "$STAGE/src"
+cp js/*.js pkg/reins_core.js "$STAGE/src/"
+node_modules/.bin/esbuild $(for e in $ENTRIES; do echo "$STAGE/src/$e.js"; done) \
+  --bundle --splitting --format=esm --platform=neutral --external:node:* \
+  --external:./reins_core_bg.wasm --chunk-names=reins --outdir="$STAGE/out" \
+  --log-level=warning
+cp "$STAGE/out/reins.js" pkg/
+for e in $ENTRIES; do
+  { sed -n '/^\(\/\/\|\/\*\)/!q;p' "js/$e.js"; cat "$STAGE/out/$e.js"; } > "pkg/$e.js"
+done
+(cd pkg && rm api.js regulator.js stored.js stores.js envelope.js hidden.js reins_core.js)
 mkdir -p pkg/adapters && cp js/adapters/* pkg/adapters/
 cp README.md CHANGELOG.md CONTRIBUTING.md LICENSE-MIT LICENSE-APACHE pkg/
 mkdir -p pkg/docs && cp docs/*.md pkg/docs/

@@ -55,6 +55,14 @@ fn at(field: &str, v: Option<f64>) -> JsResult<Option<u64>> {
     .transpose()
 }
 
+/// Text the JS layer sent as UTF-8 bytes (`TextEncoder` output). Messages,
+/// answers, snapshots and chat bodies cross this way: bytes are copied into
+/// the module in one block, where a string parameter is copied by a JS loop
+/// over its characters (94 µs of a 322 µs import of a 78 KB snapshot, Node 20).
+fn utf8<'a>(field: &str, bytes: &'a [u8]) -> JsResult<&'a str> {
+    std::str::from_utf8(bytes).map_err(|_| js_err(Error::type_error(field, "is not valid UTF-8")))
+}
+
 /// Random bits for record ids. Workers forbid randomness outside a request
 /// handler; there the ids still differ by content, time and sequence.
 fn random_seed() -> u64 {
@@ -83,8 +91,8 @@ impl RegulatorCore {
     }
 
     #[wasm_bindgen(js_name = import)]
-    pub fn import_json(json: &str) -> JsResult<RegulatorCore> {
-        let inner = Regulator::import(json)
+    pub fn import_json(json: &[u8]) -> JsResult<RegulatorCore> {
+        let inner = Regulator::import(utf8("snapshot", json)?)
             .map_err(js_err)?
             .with_id_source(random_seed);
         Ok(Self { inner })
@@ -92,7 +100,8 @@ impl RegulatorCore {
 
     /// A fresh regulator under the app's current options holding the memory
     /// of `json` (see `Regulator::restore`).
-    pub fn restore(user_id: &str, config_json: &str, json: &str) -> JsResult<RegulatorCore> {
+    pub fn restore(user_id: &str, config_json: &str, json: &[u8]) -> JsResult<RegulatorCore> {
+        let json = utf8("snapshot", json)?;
         let config = Config::from_json(config_json).map_err(js_err)?;
         let inner = Regulator::restore(user_id, config, json)
             .map_err(js_err)?
@@ -158,7 +167,8 @@ impl RegulatorCore {
     }
 
     #[wasm_bindgen(js_name = turnStart)]
-    pub fn turn_start(&mut self, message: &str, at_ms: Option<f64>) -> JsResult<()> {
+    pub fn turn_start(&mut self, message: &[u8], at_ms: Option<f64>) -> JsResult<()> {
+        let message = utf8("turnStart.message", message)?;
         let at_ms = at("turnStart.atMs", at_ms)?;
         self.apply(EventRef::TurnStart { message, at_ms })
     }
@@ -184,7 +194,8 @@ impl RegulatorCore {
     }
 
     #[wasm_bindgen(js_name = turnComplete)]
-    pub fn turn_complete(&mut self, response: &str, at_ms: Option<f64>) -> JsResult<()> {
+    pub fn turn_complete(&mut self, response: &[u8], at_ms: Option<f64>) -> JsResult<()> {
+        let response = utf8("turnComplete.response", response)?;
         let at_ms = at("turnComplete.atMs", at_ms)?;
         self.apply(EventRef::TurnComplete { response, at_ms })
     }
@@ -218,10 +229,11 @@ impl RegulatorCore {
     #[wasm_bindgen(js_name = userCorrection)]
     pub fn user_correction(
         &mut self,
-        message: &str,
+        message: &[u8],
         corrects_last: bool,
         at_ms: Option<f64>,
     ) -> JsResult<()> {
+        let message = utf8("userCorrection.message", message)?;
         let at_ms = at("userCorrection.atMs", at_ms)?;
         self.apply(EventRef::UserCorrection {
             message,
@@ -294,7 +306,8 @@ impl RegulatorCore {
     }
 
     #[wasm_bindgen(js_name = mergeBehind)]
-    pub fn merge_behind(&mut self, json: &str, texts: bool) -> JsResult<bool> {
+    pub fn merge_behind(&mut self, json: &[u8], texts: bool) -> JsResult<bool> {
+        let json = utf8("snapshot", json)?;
         self.inner.merge_behind(json, texts).map_err(js_err)
     }
 
@@ -315,7 +328,8 @@ impl RegulatorCore {
         self.inner.memory_revision() as f64
     }
 
-    pub fn merge(&mut self, json: &str) -> JsResult<()> {
+    pub fn merge(&mut self, json: &[u8]) -> JsResult<()> {
+        let json = utf8("snapshot", json)?;
         self.inner.merge(json).map_err(js_err)
     }
 
@@ -404,22 +418,24 @@ impl RegulatorCore {
         self.inner.reset_session();
     }
 
-    /// A chat-completions request's `messages`, as JSON text.
+    /// A chat-completions request's `messages`, as JSON text in UTF-8.
     #[wasm_bindgen(js_name = chatRequest)]
-    pub fn chat_request(&mut self, messages_json: &str, end_ms: Option<f64>) -> JsResult<()> {
+    pub fn chat_request(&mut self, messages_json: &[u8], end_ms: Option<f64>) -> JsResult<()> {
+        let messages_json = utf8("chatRequest.messages", messages_json)?;
         let end_ms = at("chatRequest.atMs", end_ms)?;
         let messages = crate::chat::parse("messages", messages_json).map_err(js_err)?;
         self.inner.chat_request(&messages, end_ms).map_err(js_err)
     }
 
-    /// A chat-completions response body, as JSON text.
+    /// A chat-completions response body, as JSON text in UTF-8.
     #[wasm_bindgen(js_name = chatResponse)]
     pub fn chat_response(
         &mut self,
-        body_json: &str,
+        body_json: &[u8],
         at_ms: Option<f64>,
         duration_ms: f64,
     ) -> JsResult<()> {
+        let body_json = utf8("chatResponse.body", body_json)?;
         let at_ms = at("chatResponse.atMs", at_ms)?;
         let duration_ms = count("chatResponse.durationMs", duration_ms)?;
         let body = crate::chat::parse("response", body_json).map_err(js_err)?;

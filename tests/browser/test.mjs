@@ -1,5 +1,5 @@
 // Runs in Chromium. Each entry gets its own page: two entries in one document
-// would share reins_core.js, and the second init would be a no-op.
+// would share pkg/reins.js, and the second init would be a no-op.
 // Results go to window.__results as { name, ok, detail? }.
 import { runScenario } from "/tests/shared/scenario.mjs";
 

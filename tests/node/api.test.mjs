@@ -201,3 +201,34 @@ test("a thing corrected under three requests becomes a learned rule the app can 
   assert.deepEqual(Regulator.import(again.export()).learnedRules(), []);
   assert.throws(() => again.dismissRule("pnpm"), (e) => e instanceof TypeError && /id/.test(e.message));
 });
+
+test("text in any script crosses into the module intact, long or short, one call after another", () => {
+  // Texts cross as UTF-8 bytes through one reused buffer: a short text after
+  // a long one must not keep the long one's tail, and a text too long for
+  // the buffer takes its own.
+  const texts = ["use pnpm, not npm 👍", "请用中文回答", "Ünïcödé “quotes” ΣΟΦΟΣ", "é".repeat(900), "ok", "🙂".repeat(400)];
+  const r = fresh();
+  r.turnStart("set up the project 🚀 für mich", T0);
+  assert.equal(r.topic.length > 0, true);
+  r.turnComplete("Done: ran npm install ✅", T0 + 1);
+  texts.forEach((t, i) => r.userCorrection(t, { correctsLast: false, atMs: T0 + 10 + i }));
+  const mine = (x) => x.corrections().map((c) => c.text);
+  assert.deepEqual(mine(r), texts);
+
+  const copy = Regulator.import(r.export());
+  assert.deepEqual(mine(copy), texts);
+  assert.equal(copy.export(), r.export());
+
+  const other = fresh();
+  other.turnStart("réponds en français", T0 + 40);
+  other.userCorrection("non, en français s'il vous plaît", { correctsLast: false, atMs: T0 + 50 });
+  copy.merge(other.export());
+  assert.deepEqual(mine(copy).sort(), [...texts, "non, en français s'il vous plaît"].sort());
+
+  // Past the shared buffer (512 KB, three bytes a character at most).
+  const long = fresh({ maxTextBytes: 1 << 22 });
+  long.turnStart("prüfe die Größe der Datei ".repeat(8000), T0);
+  long.userCorrection("Grüße", { correctsLast: false, atMs: T0 + 1 });
+  assert.deepEqual(mine(long), ["Grüße"]);
+  assert.deepEqual(mine(Regulator.import(long.export())), ["Grüße"]);
+});

@@ -6,10 +6,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Worker } from "node:worker_threads";
 import { Regulator } from "../../pkg/entry-node.js";
-import { initSync } from "../../pkg/reins_core.js";
+import { initSync } from "../../pkg/slim.js";
 
 const T0 = 1_732_000_000_000;
-// entry-node.js already instantiated the module; initSync() hands back its exports.
+// entry-node.js already instantiated the module (slim.js shares it);
+// initSync() hands back its exports.
 const memory = () => initSync().memory.buffer.byteLength;
 
 /** `call` throws `cls` whose message starts with `field`, and names no parser position. */
@@ -50,7 +51,7 @@ test("an allocation the module cannot make is a RangeError and changes nothing",
     const { parentPort } = require("node:worker_threads");
     (async () => {
       const { Regulator } = await import(${JSON.stringify(new URL("../../pkg/entry-node.js", import.meta.url).href)});
-      const { initSync } = await import(${JSON.stringify(new URL("../../pkg/reins_core.js", import.meta.url).href)});
+      const { initSync } = await import(${JSON.stringify(new URL("../../pkg/slim.js", import.meta.url).href)});
       const mem = initSync().memory;
       const r = new Regulator({ userId: "alice", maxTextBytes: 4 << 20 });
       r.turnStart("Refactor fetch_user to be async", 1);

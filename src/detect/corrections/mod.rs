@@ -345,18 +345,31 @@ impl Store {
     }
 }
 
-/// One `[id, atMs, seq, "e" | "i", text]` row.
+/// One `[id, atMs, seq, "e" | "i", text]` row. Everything before the text
+/// is written byte by byte into a buffer on the stack and copied once: in
+/// the size-optimised wasm build each slice copy is a call, and they were
+/// most of export.
 fn write_row(out: &mut Vec<u8>, r: &Record) -> serde_json::Result<()> {
-    out.extend_from_slice(b"[\"");
-    out.extend_from_slice(&crate::hash::hex_digits(r.id));
-    out.extend_from_slice(b"\",");
-    json::write_u64(out, r.at_ms);
-    out.push(b',');
-    json::write_u64(out, r.seq);
-    out.extend_from_slice(match r.source {
-        Source::Explicit => b",\"e\",",
-        Source::Implicit => b",\"i\",",
-    });
+    // `["` 16 hex digits `",` ≤ 20 digits `,` ≤ 20 digits `,"e",`: 66 bytes.
+    let mut head = [0u8; 66];
+    head[0] = b'[';
+    head[1] = b'"';
+    for (i, d) in crate::hash::hex_digits(r.id).into_iter().enumerate() {
+        head[2 + i] = d;
+    }
+    head[18] = b'"';
+    head[19] = b',';
+    let at = json::put_u64(&mut head, 20, r.at_ms);
+    head[at] = b',';
+    let at = json::put_u64(&mut head, at + 1, r.seq);
+    let tag = match r.source {
+        Source::Explicit => b'e',
+        Source::Implicit => b'i',
+    };
+    for (i, b) in [b',', b'"', tag, b'"', b','].into_iter().enumerate() {
+        head[at + i] = b;
+    }
+    out.extend_from_slice(&head[..at + 5]);
     json::write_str(out, &r.text)?;
     out.push(b']');
     Ok(())
