@@ -16,7 +16,7 @@
 // so most short batches run uninterrupted and the median ignores the rest. Every result that could be dropped is folded
 // into `sink`, which is printed at the end, so nothing is dead code.
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { loadavg, cpus } from "node:os";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -26,6 +26,9 @@ const PKG = process.env.REINS_PKG
   ? new URL(`file://${process.env.REINS_PKG.replace(/\/?$/, "/")}`)
   : new URL("../pkg/", import.meta.url);
 const WASM_PATH = new URL("reins_core_bg.wasm", PKG);
+// The module's JS glue, imported afresh to time instantiation: the chunk the
+// entries share (pkg/reins.js), or the glue file in builds before it.
+const GLUE = existsSync(new URL("reins.js", PKG)) ? "reins.js" : "reins_core.js";
 
 // ---------------------------------------------------------------- workload
 
@@ -134,9 +137,10 @@ function row(figure, measured, budget = "—", value, limit) {
 const HEAP_RUNS = 10;
 async function heapWorker({ mix }) {
   const { Regulator } = await import(new URL("entry-node.js", PKG));
-  const core = await import(new URL("reins_core.js", PKG));
-  // entry-node.js already instantiated the module; initSync() then returns
-  // the same wasm exports object, whose `memory` is the instance's memory.
+  const core = await import(new URL("slim.js", PKG));
+  // entry-node.js already instantiated the module (slim.js shares it);
+  // initSync() then returns the same wasm exports object, whose `memory` is
+  // the instance's memory.
   const wasm = core.initSync();
   const mem = () => wasm.memory.buffer.byteLength;
 
@@ -226,7 +230,7 @@ async function main() {
   const module = new WebAssembly.Module(bytes);
   const instMs = [];
   for (let i = 0; i < 15; i++) {
-    const glue = await import(new URL(`reins_core.js?i=${i}`, PKG));
+    const glue = await import(new URL(`${GLUE}?i=${i}`, PKG));
     const t = now();
     const exports = glue.initSync({ module });
     instMs.push(Number(now() - t) / 1e6);

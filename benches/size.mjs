@@ -28,11 +28,14 @@ function minified(file, names, external) {
 
 row("pkg/reins_core_bg.wasm", readFileSync(`${pkg}reins_core_bg.wasm`));
 row("pkg/reins_replay_bg.wasm (reins/replay, the CLI)", readFileSync(`${pkg}reins_replay_bg.wasm`));
-row("core wrapper (regulator.js + wasm glue)", minified("regulator.js", ["Regulator"], []));
-row("persistence (stored, stores, envelope)", minified("api.js", ["openRegulator", "StoredRegulator", "forget", "memoryKey", "memoryStore", "localStorageStore", "indexedDbStore", "workersKvStore", "durableObjectStore", "denoKvStore", "redisStore", "StoreError", "signSnapshot", "verifySnapshot"], ["regulator.js", "reins_core.js"]));
+// pkg/reins.js is the chunk every entry shares: the wasm glue, the wrapper
+// and the persistence layer.
+const PERSISTENCE = ["openRegulator", "StoredRegulator", "forget", "memoryKey", "memoryStore", "localStorageStore", "indexedDbStore", "workersKvStore", "durableObjectStore", "denoKvStore", "redisStore", "StoreError", "signSnapshot", "verifySnapshot"];
+row("core wrapper (Regulator + wasm glue)", minified("reins.js", ["Regulator"], []));
+row("wrapper + persistence (stored, stores, envelope)", minified("reins.js", ["Regulator", ...PERSISTENCE], []));
 row("reins/file-store", minified("file-store.js", ["fileStore"], []));
 // The adapters, with what they share; the package's core modules and the frameworks external.
-const core = ["entry-workerd.js", "regulator.js", "api.js", "reins_core.js"];
+const core = ["entry-workerd.js", "reins.js"];
 for (const [name, names] of [["ai-sdk", ["regulate"]], ["langchain", ["ReinsCallbackHandler", "ReinsHaltError"]], ["openai-agents", ["regulate", "ReinsHaltError"]], ["otel", ["ReinsSpanProcessor"]], ["workers", ["withReins", "ReinsMemory", "durableObjectMemory"]]]) {
   row(`reins/${name}`, minified(`adapters/${name}.js`, names, core.map((f) => `../${f}`).concat(core)));
 }
@@ -41,7 +44,7 @@ for (const [name, names] of [["ai-sdk", ["regulate"]], ["langchain", ["ReinsCall
 const www = new URL("../www/", import.meta.url).pathname;
 const files = (dir, names) => names.map((n) => readFileSync(`${dir}${n}`));
 const pageFiles = files(www, readdirSync(www).filter((n) => /\.(html|js|css)$/.test(n)));
-const moduleFiles = files(pkg, ["entry-browser.js", "api.js", "regulator.js", "hidden.js", "stored.js", "stores.js", "envelope.js", "reins_core.js", "reins_core_bg.wasm"]);
+const moduleFiles = files(pkg, ["entry-browser.js", "reins.js", "reins_core_bg.wasm"]);
 const sum = (list, f) => list.reduce((n, b) => n + f(b), 0);
 for (const [what, list] of [["demo page (www/), unminified", pageFiles], ["demo page + the package it loads", [...pageFiles, ...moduleFiles]]]) {
   console.log(`${what.padEnd(50)} ${String(sum(list, (b) => b.length)).padStart(9)} B  gzip ${String(sum(list, (b) => gzipSync(b, { level: 9 }).length)).padStart(7)} B  brotli ${String(sum(list, (b) => brotliCompressSync(b).length)).padStart(7)} B`);

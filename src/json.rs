@@ -85,6 +85,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// An object key without escapes, and its colon.
+    #[inline]
     pub fn key(&mut self) -> Option<&'a str> {
         let k = self.plain_str()?;
         self.expect(b':')?;
@@ -92,6 +93,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A string without escapes, borrowed; `None` for any other value.
+    #[inline]
     pub fn plain_str(&mut self) -> Option<&'a str> {
         self.expect(b'"')?;
         let start = self.pos;
@@ -105,6 +107,7 @@ impl<'a> Cursor<'a> {
 
     /// A string of exactly `len` bytes, borrowed, which the caller checks
     /// (for ids and tags: cheaper than looking for the closing quote).
+    #[inline]
     pub fn quoted(&mut self, len: usize) -> Option<&'a str> {
         self.expect(b'"')?;
         let start = self.pos;
@@ -116,6 +119,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Any string, its escapes decoded by serde_json.
+    #[inline]
     pub fn string(&mut self) -> Option<String> {
         let start = self.pos;
         if let Some(s) = self.plain_str() {
@@ -127,6 +131,7 @@ impl<'a> Cursor<'a> {
 
     /// A whole number as serde_json reads one into a `u64`: digits without a
     /// leading zero, no sign, fraction or exponent.
+    #[inline]
     pub fn u64(&mut self) -> Option<u64> {
         self.peek()?;
         let bytes = self.rest();

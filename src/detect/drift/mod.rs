@@ -482,13 +482,12 @@ fn weight_hashed(stem: &str, h: u32) -> f64 {
     }
 }
 
-/// A word table keyed by the words' `key_hash`es, open-addressed at a low
-/// load: a stem hashed once for the bags is looked up here without being
-/// hashed again, and most (absent) stems cost one probe.
+/// A word table keyed by the words' `key_hash`es: a stem hashed once for
+/// the bags is looked up here without being hashed again.
 type StemTable = KeyTable<u64>;
 
 fn stem_table(table: &'static WordTable) -> StemTable {
-    KeyTable::keyed(table.iter().map(|(w, v)| (*w, *v)).collect(), key_hash, 4)
+    KeyTable::keyed(table.iter().map(|(w, v)| (*w, *v)).collect(), key_hash)
 }
 
 /// The value of `word` (its `key_hash` is `h`) in `table`.

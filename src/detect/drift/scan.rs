@@ -55,17 +55,12 @@ pub struct KeyTable<V> {
 
 impl<V: Copy> KeyTable<V> {
     pub fn new(items: Vec<(&'static str, V)>) -> Self {
-        Self::keyed(items, key, 2)
+        Self::keyed(items, key)
     }
 
-    /// Keyed by `key_of`, with at least `spread` slots per item (more room,
-    /// fewer probes).
-    pub fn keyed(
-        items: Vec<(&'static str, V)>,
-        key_of: impl Fn(&str) -> u32,
-        spread: usize,
-    ) -> Self {
-        let size = (items.len() * spread).next_power_of_two().max(16);
+    /// Keyed by `key_of` instead of `key`.
+    pub fn keyed(items: Vec<(&'static str, V)>, key_of: impl Fn(&str) -> u32) -> Self {
+        let size = (items.len() * 2).next_power_of_two().max(16);
         let mut slots = vec![(0u32, u32::MAX); size];
         for (i, (w, _)) in items.iter().enumerate() {
             let k = key_of(w);
