@@ -231,6 +231,16 @@ impl Config {
                 ),
             ));
         }
+        // Options that read as they are: parsed once. Anything else (an
+        // unknown or mistyped option, a non-object) goes the long way below,
+        // which says what is wrong. (An array would read as the struct's
+        // fields in order, so only an object is tried.)
+        if text.trim_start().starts_with('{')
+            && let Ok(config) = serde_json::from_str::<Config>(text)
+        {
+            config.validate()?;
+            return Ok(config);
+        }
         // Parsed straight from the text, as typed structs only: a second
         // way in (through `serde_json::Value`) costs the module ~35 KB.
         let value: Value = serde_json::from_str(text).map_err(|e| {
@@ -421,6 +431,9 @@ mod tests {
     fn options_text_errors_name_the_option_and_no_parser_position() {
         let c = Config::from_json(r#"{"costCapTokens":2000,"costCapUsd":null}"#).unwrap();
         assert_eq!((c.cost_cap_tokens, c.cost_cap_usd), (2000, None));
+        let c = Config::from_json(" \n{ \"costCapTokens\" : 7 } ").unwrap();
+        assert_eq!(c.cost_cap_tokens, 7);
+        assert_eq!(Config::from_json("{}").unwrap(), Config::default());
         for (text, field, says) in [
             (r#"{"costCap":5}"#, "options.costCap", "is not an option"),
             (
@@ -445,6 +458,9 @@ mod tests {
             ),
             (r#"{"qualityWindow":0}"#, "config.qualityWindow", "between"),
             ("[1]", "options", "must be a JSON object"),
+            // serde would read an array as the fields in order.
+            ("[]", "options", "must be a JSON object"),
+            (" [2000]", "options", "must be a JSON object"),
             ("{", "options", "must be a JSON object"),
         ] {
             let err = Config::from_json(text).unwrap_err();
