@@ -678,28 +678,27 @@ fn head5(s: &str) -> Option<&str> {
 /// A short string as one number: its bytes and its length (at most 7
 /// bytes, so distinct strings give distinct numbers).
 fn short_key(p: &[u8]) -> Option<u64> {
-    if p.len() > 7 {
-        return None;
-    }
+    (p.len() <= 7).then(|| pack7(p))
+}
+
+/// The bytes of `p` (at most 7) and its length in one `u64`; `const` so
+/// that `LATIN_KEYS` is built by the same code at compile time.
+const fn pack7(p: &[u8]) -> u64 {
     let mut b = [0u8; 8];
-    b.get_mut(..p.len())?.copy_from_slice(p);
+    let mut j = 0;
+    while j < p.len() && j < 7 {
+        b[j] = p[j];
+        j += 1;
+    }
     b[7] = p.len() as u8;
-    Some(u64::from_le_bytes(b))
+    u64::from_le_bytes(b)
 }
 
 const LATIN_KEYS: [u64; LATIN_PREFIXES.len()] = {
     let mut keys = [0u64; LATIN_PREFIXES.len()];
     let mut i = 0;
     while i < LATIN_PREFIXES.len() {
-        let p = LATIN_PREFIXES[i].as_bytes();
-        let mut b = [0u8; 8];
-        let mut j = 0;
-        while j < p.len() {
-            b[j] = p[j];
-            j += 1;
-        }
-        b[7] = p.len() as u8;
-        keys[i] = u64::from_le_bytes(b);
+        keys[i] = pack7(LATIN_PREFIXES[i].as_bytes());
         i += 1;
     }
     keys
@@ -1482,7 +1481,6 @@ fn first_stem(text: &str) -> Option<String> {
     KeywordBag::first_stem(text)
 }
 
-/// The keyword stems of a text, in order of first appearance.
 /// A line of code that does something: spaced, a call, an assignment or
 /// a block. A quoted path is an import ("github.com/…/promhttp").
 fn code_line(t: &str) -> bool {
@@ -1494,6 +1492,7 @@ fn code_line(t: &str) -> bool {
         || !t.is_ascii() && t.contains(char::is_whitespace)
 }
 
+/// The keyword stems of a text, in order of first appearance.
 fn stems_of(text: &str) -> Vec<String> {
     KeywordBag::stems(text)
 }

@@ -757,9 +757,17 @@ impl<'a> Present<'a> {
         }
     }
 
-    /// Whether some word may hold `w` as an open entry asks (at its start
-    /// unless `open_start`, at its end unless `open_end`, else anywhere):
-    /// never false when one does, by the bytes such a word would have.
+    /// Whether some word holds `w` as an open entry asks (at its start
+    /// unless `open_start`, at its end unless `open_end`, else anywhere).
+    fn holds(&self, w: &str, open_start: bool, open_end: bool) -> bool {
+        self.may_hold(w, open_start, open_end)
+            && self.words.iter().any(|m| {
+                (open_start || m.starts_with(w)) && (open_end || m.ends_with(w)) && m.contains(w)
+            })
+    }
+
+    /// Whether `holds` can be true, by the bytes such a word would have and
+    /// without reading the words: never false when `holds` is true.
     fn may_hold(&self, w: &str, open_start: bool, open_end: bool) -> bool {
         let (Some(&first), Some(&last)) = (w.as_bytes().first(), w.as_bytes().last()) else {
             return true;
@@ -785,14 +793,7 @@ impl<'a> Present<'a> {
         match first_word(entry) {
             None => true,
             Some((w, false, false)) => self.words.contains(w),
-            Some((w, open_start, open_end)) => {
-                self.may_hold(w, open_start, open_end)
-                    && self.words.iter().any(|m| {
-                        (open_start || m.starts_with(w))
-                            && (open_end || m.ends_with(w))
-                            && m.contains(w)
-                    })
-            }
+            Some((w, open_start, open_end)) => self.holds(w, open_start, open_end),
         }
     }
 
@@ -815,12 +816,7 @@ impl<'a> Present<'a> {
             index
                 .open
                 .iter()
-                .filter(|&&(_, w, s, e)| {
-                    self.may_hold(w, s, e)
-                        && self.words.iter().any(|m| {
-                            (s || m.starts_with(w)) && (e || m.ends_with(w)) && m.contains(w)
-                        })
-                })
+                .filter(|&&(_, w, s, e)| self.holds(w, s, e))
                 .map(|&(i, ..)| i),
         );
         found.sort_unstable();
