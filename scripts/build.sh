@@ -15,12 +15,15 @@ wasm-bindgen --target web --weak-refs --out-dir pkg --out-name reins_core \
 wasm-bindgen --target web --weak-refs --out-dir pkg --out-name reins_replay \
   target/replay/wasm32-unknown-unknown/wasm/reins.wasm
 # npm binaryen only: Debian's wasm-opt 108 silently breaks wasm-bindgen output.
-# -ocimfs 1000: a function with one caller is inlined only if small. By
+# -ocimfs 100: a function with one caller is inlined only if it is small. By
 # default binaryen inlines any size, which merged the whole detector into one
 # 115 KB function that V8 was slow to tier up (the Node turn was sometimes
-# 60 % slower for a whole run); split, the turn is ~5 % faster, same size.
+# 60 % slower for a whole run). Kept apart, the functions a first turn does
+# not run are never compiled by V8 (its first turn −1.3 ms against -ocimfs
+# 1000) and the module compresses better (gzip −3 %); -O3 rather than -Oz
+# then costs nothing in size and takes ~3 % off a turn (docs/speed-and-size.md).
 for m in reins_core reins_replay; do
-  node_modules/.bin/wasm-opt -Oz -ocimfs 1000 --strip-debug --strip-producers \
+  node_modules/.bin/wasm-opt -O3 -ocimfs 100 --strip-debug --strip-producers \
     "pkg/${m}_bg.wasm" -o "pkg/${m}_bg.wasm"
 done
 cp js/*.js js/*.d.ts js/package.json pkg/

@@ -1,6 +1,7 @@
 //! Text analysis: Unicode-aware tokens, CJK bigrams, English stemming,
 //! keyword bags, topic keys and secret redaction. All pure functions.
 
+pub(crate) mod chars;
 mod keywords;
 mod redact;
 pub mod stem_en;

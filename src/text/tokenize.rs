@@ -6,6 +6,8 @@
 //! so each run becomes overlapping character bigrams (`异步编程` → `异步`,
 //! `步编`, `编程`), the dictionary-free scheme search engines use for CJK.
 
+use super::chars;
+
 /// What a token is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind {
@@ -98,7 +100,7 @@ fn is_word_char(c: char) -> bool {
     if c.is_ascii() {
         c.is_ascii_alphanumeric() || c == '_'
     } else {
-        !is_cjk(c) && (c.is_alphanumeric() || is_combining(c))
+        !is_cjk(c) && (chars::is_alphanumeric(c) || is_combining(c))
     }
 }
 
@@ -169,7 +171,7 @@ fn word(text: &str, start: usize, buf: &mut String, f: &mut impl FnMut(Token<'_>
             let joins = (b == b'\''
                 && prev_alpha
                 && (next.is_ascii_alphabetic()
-                    || next >= 0x80 && char_at(text, i + 1).is_some_and(char::is_alphabetic)))
+                    || next >= 0x80 && char_at(text, i + 1).is_some_and(chars::is_alphabetic)))
                 || ((b == b'.' || b == b',') && prev_digit && next.is_ascii_digit());
             if !joins {
                 break;
@@ -179,12 +181,16 @@ fn word(text: &str, start: usize, buf: &mut String, f: &mut impl FnMut(Token<'_>
             continue;
         }
         let Some(c) = char_at(text, i) else { break };
-        let next_alpha = || char_at(text, i + c.len_utf8()).is_some_and(char::is_alphabetic);
+        let next_alpha = || char_at(text, i + c.len_utf8()).is_some_and(chars::is_alphabetic);
         if is_word_char(c) {
             non_ascii = true;
             others = true;
-            letters |= c.is_alphabetic();
-            last = if c.is_alphabetic() { ALPHA_BYTE } else { 0 };
+            letters |= chars::is_alphabetic(c);
+            last = if chars::is_alphabetic(c) {
+                ALPHA_BYTE
+            } else {
+                0
+            };
         } else if is_apostrophe(c) && prev_alpha && next_alpha() {
             curly = true;
             last = 0;

@@ -7,6 +7,7 @@
 use std::sync::OnceLock;
 
 use super::cues::LISTS;
+use crate::text::chars;
 use crate::text::is_cjk;
 use crate::text::tokenize::{ALPHA_BYTE, UPPER_BYTE, WORD_BYTE, ascii_class};
 
@@ -109,7 +110,7 @@ pub struct Scanned {
 const MAX_WORDS: usize = 4096;
 
 fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '\'' || matches!(c as u32, 0x0300..=0x036F)
+    chars::is_alphanumeric(c) || c == '_' || c == '\'' || matches!(c as u32, 0x0300..=0x036F)
 }
 
 /// Ends a clause: punctuation inside a sentence as well as sentence ends.
@@ -207,7 +208,7 @@ impl Builder {
     fn letter(&mut self, c: char) {
         self.begin_word(c.is_uppercase());
         self.len += 1;
-        if c.is_alphabetic() {
+        if chars::is_alphabetic(c) {
             self.letters += 1;
             self.capitals += u32::from(c.is_uppercase());
         }
@@ -597,25 +598,19 @@ fn split_cue(phrase: &str, ascii: bool) -> impl Iterator<Item = &str> {
     })
 }
 
-/// First-word key of a cue: the whole word, or its first three characters
-/// for a prefix cue ("kein*"), whether it is a prefix, and the second
-/// word's key (0 if none, or if it is a prefix) to reject most near misses
-/// without comparing text.
-fn cue_key(phrase: &str) -> Option<(u32, bool, u32)> {
-    let (body, prefix) = match phrase.strip_suffix('*') {
-        Some(b) => (b, true),
-        None => (phrase, false),
-    };
-    let mut words = cue_words(body);
-    let first = words.next()?;
-    let second = words.next();
-    let third = words.next();
+/// First-word key of a cue, from its words (split by `cue_words`, without
+/// the `*`): the whole first word, or its first three characters for a
+/// prefix cue ("kein*"), whether it is a prefix, and the second word's key
+/// (0 if none, or if it is a prefix) to reject most near misses without
+/// comparing text.
+fn cue_key(words: &[&str], prefix: bool) -> Option<(u32, bool, u32)> {
+    let (first, second, third) = (words.first()?, words.get(1), words.get(2));
     if prefix && second.is_none() {
         let cut = first.char_indices().nth(3).map_or(first.len(), |(i, _)| i);
         (first.chars().count() >= 3).then(|| (key(first.get(..cut).unwrap_or(first)), true, 0))
     } else {
         let last_is_prefix = prefix && third.is_none();
-        let k2 = second.filter(|_| !last_is_prefix).map_or(0, key);
+        let k2 = second.filter(|_| !last_is_prefix).map_or(0, |w| key(w));
         Some((key(first), false, k2))
     }
 }
@@ -720,20 +715,26 @@ fn index() -> &'static Index {
             debug_assert_eq!(list.id, l, "cues::ALL out of order");
             for i in 0..list.len() {
                 let phrase = list.phrase(i);
-                if let Some((k, prefix, k2)) = cue_key(phrase) {
-                    let from = words.len() as u32;
-                    words.extend(cue_words(phrase.strip_suffix('*').unwrap_or(phrase)));
-                    let split = (from, words.len() as u32 - from);
-                    idx.push((k, prefix, l as u16, i as u16, k2, split));
+                let (body, prefix) = match phrase.strip_suffix('*') {
+                    Some(b) => (b, true),
+                    None => (phrase, false),
+                };
+                // Each phrase is split once, for its key and its words.
+                let from = words.len();
+                words.extend(cue_words(body));
+                match words.get(from..).and_then(|w| cue_key(w, prefix)) {
+                    Some((k, prefix, k2)) => {
+                        let split = (from as u32, (words.len() - from) as u32);
+                        idx.push((k, prefix, l as u16, i as u16, k2, split));
+                    }
+                    None => words.truncate(from),
                 }
             }
         }
         // Entries were pushed in (list, cue) order, which is unique, so the
         // stable sort by (first-word key, prefix) orders them as sorting whole
         // entries would.
-        // Two stable passes: the minor key first.
-        crate::sort::sort_by_u32_key(&mut idx, |e| u32::from(e.1));
-        crate::sort::sort_by_u32_key(&mut idx, |e| e.0);
+        crate::sort::sort_by_key40(&mut idx, |e| u64::from(e.0) << 1 | u64::from(e.1));
         idx.shrink_to_fit();
         let mut filter = vec![0u64; 1024];
         for e in &idx {

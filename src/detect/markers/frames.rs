@@ -18,11 +18,9 @@
 //! - a phrase starts at a word start and, when it ends in a letter, ends at a
 //!   word end; Chinese and Japanese phrases match anywhere.
 
-use std::collections::HashMap;
-
+use super::groups::Groups;
 use super::is_cjk;
 use super::reply::is_word;
-use crate::hash::FastBuild;
 
 /// One frame: a phrase as slots of alternatives.
 pub(super) struct Frame {
@@ -39,21 +37,16 @@ impl Frame {
     }
 }
 
-/// A frame read into its slots.
+/// A frame read into its slots: where they are in `FrameSet::slots`.
 struct Parsed {
     spaced: bool,
-    slots: Vec<Vec<&'static str>>,
+    slots: (u32, u32),
 }
 
-fn parse(f: &Frame) -> Parsed {
-    Parsed {
-        spaced: !matches!(f.lang, "zh" | "ja"),
-        slots: f
-            .text
-            .split(" / ")
-            .map(|s| s.split('|').collect())
-            .collect(),
-    }
+/// `text.split(" / ")`, read a byte at a time (the string searcher's setup
+/// cost more than these short texts).
+fn slot_texts(text: &str) -> impl Iterator<Item = &str> {
+    split_on(text, b" / ")
 }
 
 /// Words of `t` from byte `at`, up to `n`.
@@ -91,12 +84,21 @@ pub(super) fn listed(list: &str, word: &str) -> bool {
 /// `list.split('|')`, read a byte at a time: the pieces are short, and the
 /// char searcher's setup per piece cost more than reading them.
 pub(super) fn pieces(list: &str) -> impl Iterator<Item = &str> {
-    let mut rest = Some(list);
+    split_on(list, b"|")
+}
+
+/// `text.split(sep)` for an ASCII `sep`, by bytes.
+fn split_on<'a>(text: &'a str, sep: &'static [u8]) -> impl Iterator<Item = &'a str> {
+    let mut rest = Some(text);
     std::iter::from_fn(move || {
         let r = rest?;
-        match r.bytes().position(|b| b == b'|') {
+        let at = match sep {
+            [b] => r.bytes().position(|x| x == *b),
+            _ => r.as_bytes().windows(sep.len()).position(|w| w == sep),
+        };
+        match at {
             Some(i) => {
-                rest = r.get(i + 1..);
+                rest = r.get(i + sep.len()..);
                 r.get(..i)
             }
             None => {
@@ -122,8 +124,11 @@ const MAX_TRIED: usize = 4 * MAX_KEPT;
 /// Families of frames by the key of their first slot's alternatives.
 pub(super) struct FrameSet {
     frames: Vec<(u8, Parsed)>,
+    /// Every frame's slots, each as where its alternatives are in `alts`.
+    slots: Vec<(u32, u32)>,
+    alts: Vec<&'static str>,
     /// Each key's first-slot alternatives, as (frame, alternative).
-    by_key: HashMap<&'static str, Vec<(u16, u16)>, FastBuild>,
+    by_key: Groups<(u16, u16)>,
 }
 
 /// The key an alternative is looked up by: its first word, or its first
@@ -152,17 +157,58 @@ impl FrameSet {
     /// A set of families, each a family number (below `MAX_FAMILIES`;
     /// others are never found) and its frames.
     pub(super) fn new(families: &[(u8, &[Frame])]) -> Self {
-        let frames: Vec<(u8, Parsed)> = families
-            .iter()
-            .flat_map(|&(fam, list)| list.iter().map(move |f| (fam, parse(f))))
-            .collect();
-        let mut by_key: HashMap<&'static str, Vec<(u16, u16)>, FastBuild> = HashMap::default();
-        for (i, (_, f)) in (0u16..).zip(&frames) {
-            for (j, alt) in (0u16..).zip(f.slots.first().into_iter().flatten()) {
-                by_key.entry(key(alt, f.spaced)).or_default().push((i, j));
+        // Flat arrays, not a vector per slot and per key: building the sets
+        // is part of the first reply a process reads.
+        let count: usize = families.iter().map(|(_, list)| list.len()).sum();
+        let mut frames = Vec::with_capacity(count);
+        let (mut slots, mut alts) = (Vec::new(), Vec::new());
+        // (key, (frame, alternative)) in frame order.
+        let mut keyed: Vec<(&'static str, (u16, u16))> = Vec::new();
+        for (i, (fam, f)) in (0u16..).zip(
+            families
+                .iter()
+                .flat_map(|&(fam, list)| list.iter().map(move |f| (fam, f))),
+        ) {
+            let spaced = !matches!(f.lang, "zh" | "ja");
+            let first_slot = slots.len() as u32;
+            for text in slot_texts(f.text) {
+                let from = alts.len() as u32;
+                alts.extend(pieces(text));
+                slots.push((from, alts.len() as u32 - from));
             }
+            let (from, n) = slots.get(first_slot as usize).copied().unwrap_or((0, 0));
+            for (j, alt) in
+                (0u16..).zip(alts.get(from as usize..(from + n) as usize).unwrap_or(&[]))
+            {
+                keyed.push((key(alt, spaced), (i, j)));
+            }
+            let parsed = Parsed {
+                spaced,
+                slots: (first_slot, slots.len() as u32 - first_slot),
+            };
+            frames.push((fam, parsed));
         }
-        FrameSet { frames, by_key }
+        let by_key = Groups::new(keyed);
+        FrameSet {
+            frames,
+            slots,
+            alts,
+            by_key,
+        }
+    }
+
+    /// The slots `(from, n)` of `self.slots`.
+    fn slot_range(&self, (from, n): (u32, u32)) -> &[(u32, u32)] {
+        self.slots
+            .get(from as usize..(from + n) as usize)
+            .unwrap_or(&[])
+    }
+
+    /// The alternatives of one slot.
+    fn alts_of(&self, (from, n): (u32, u32)) -> &[&'static str] {
+        self.alts
+            .get(from as usize..(from + n) as usize)
+            .unwrap_or(&[])
     }
 
     /// Every frame occurrence in normalised text `t`, in text order, up to
@@ -219,9 +265,14 @@ impl FrameSet {
                         continue;
                     }
                     *tries += 1;
-                    let first = frame.slots.first().and_then(|s| s.get(usize::from(j)));
-                    let rest = frame.slots.get(1..).unwrap_or(&[]);
-                    if let Some(end) = first.and_then(|alt| step(t, i, alt, rest, spaced, true)) {
+                    let slots = self.slot_range(frame.slots);
+                    let first = slots
+                        .first()
+                        .and_then(|&s| self.alts_of(s).get(usize::from(j)));
+                    let rest = slots.get(1..).unwrap_or(&[]);
+                    if let Some(end) =
+                        first.and_then(|alt| self.step(t, i, alt, rest, spaced, true))
+                    {
                         *kept += 1;
                         last = Some(f);
                         found.hits.push((*fam, i, end));
@@ -268,54 +319,65 @@ impl Found {
     }
 }
 
-/// The end of the first path through `slots` that `t` spells from byte `at`.
-fn walk(t: &str, at: usize, slots: &[Vec<&str>], spaced: bool, first: bool) -> Option<usize> {
-    let Some((slot, rest)) = slots.split_first() else {
-        return Some(at);
-    };
-    slot.iter()
-        .find_map(|alt| step(t, at, alt, rest, spaced, first))
-}
-
-/// The end of a path that `t` spells from byte `at`: alternative `alt`,
-/// then the slots `rest`.
-fn step(
-    t: &str,
-    at: usize,
-    alt: &str,
-    rest: &[Vec<&str>],
-    spaced: bool,
-    first: bool,
-) -> Option<usize> {
-    crate::work::add(1);
-    if alt.is_empty() {
-        return walk(t, at, rest, spaced, first);
+impl FrameSet {
+    /// The end of the first path through `slots` that `t` spells from byte `at`.
+    fn walk(
+        &self,
+        t: &str,
+        at: usize,
+        slots: &[(u32, u32)],
+        spaced: bool,
+        first: bool,
+    ) -> Option<usize> {
+        let Some((&slot, rest)) = slots.split_first() else {
+            return Some(at);
+        };
+        self.alts_of(slot)
+            .iter()
+            .find_map(|alt| self.step(t, at, alt, rest, spaced, first))
     }
-    let mut from = at;
-    // Punctuation follows its word directly or after one space ("sûr ?").
-    let attached = alt.starts_with(|c: char| !is_word(c));
-    if !first {
-        let gap = t.get(from..).is_some_and(|r| r.starts_with(' '));
-        if gap {
-            from += 1;
-        } else if spaced && !attached {
+
+    /// The end of a path that `t` spells from byte `at`: alternative `alt`,
+    /// then the slots `rest`.
+    fn step(
+        &self,
+        t: &str,
+        at: usize,
+        alt: &str,
+        rest: &[(u32, u32)],
+        spaced: bool,
+        first: bool,
+    ) -> Option<usize> {
+        crate::work::add(1);
+        if alt.is_empty() {
+            return self.walk(t, at, rest, spaced, first);
+        }
+        let mut from = at;
+        // Punctuation follows its word directly or after one space ("sûr ?").
+        let attached = alt.starts_with(|c: char| !is_word(c));
+        if !first {
+            let gap = t.get(from..).is_some_and(|r| r.starts_with(' '));
+            if gap {
+                from += 1;
+            } else if spaced && !attached {
+                return None;
+            }
+        }
+        if !t.get(from..).is_some_and(|r| r.starts_with(alt)) {
             return None;
         }
+        let end = from + alt.len();
+        // "sure-footed" runs on past the hyphen.
+        let mut next = t.get(end..).unwrap_or("").chars();
+        let runs_on = match next.next() {
+            Some('-') => next.next().is_some_and(char::is_alphabetic),
+            c => c.is_some_and(is_word),
+        };
+        if spaced && alt.ends_with(is_word) && runs_on {
+            return None;
+        }
+        self.walk(t, end, rest, spaced, false)
     }
-    if !t.get(from..).is_some_and(|r| r.starts_with(alt)) {
-        return None;
-    }
-    let end = from + alt.len();
-    // "sure-footed" runs on past the hyphen.
-    let mut next = t.get(end..).unwrap_or("").chars();
-    let runs_on = match next.next() {
-        Some('-') => next.next().is_some_and(char::is_alphabetic),
-        c => c.is_some_and(is_word),
-    };
-    if spaced && alt.ends_with(is_word) && runs_on {
-        return None;
-    }
-    walk(t, end, rest, spaced, false)
 }
 
 #[cfg(test)]
@@ -331,6 +393,22 @@ pub(super) mod tests {
                 "{list:?}"
             );
         }
+        for text in [
+            "",
+            " / ",
+            "a / b",
+            "a /  / b",
+            "a / b / ",
+            " /  / ",
+            "a/b / c",
+            "ü / 日本",
+        ] {
+            assert_eq!(
+                slot_texts(text).collect::<Vec<_>>(),
+                text.split(" / ").collect::<Vec<_>>(),
+                "{text:?}"
+            );
+        }
     }
 
     /// Whether the whole analysis reads `msg`, replying to `prev`, as pushback.
@@ -343,14 +421,19 @@ pub(super) mod tests {
     /// Checks a list of frames is written as the matcher reads it.
     pub(crate) fn check(name: &str, frames: &[Frame]) {
         for f in frames {
-            let p = parse(f);
-            for (k, slot) in p.slots.iter().enumerate() {
-                for alt in slot {
+            assert!(
+                slot_texts(f.text).eq(f.text.split(" / ")),
+                "{name}/{}: {:?} is split into slots as split(\" / \") does",
+                f.lang,
+                f.text
+            );
+            for (k, slot) in slot_texts(f.text).enumerate() {
+                for alt in pieces(slot) {
                     let at = format!("{name}/{}: {alt:?} in {:?}", f.lang, f.text);
                     assert!(k > 0 || !alt.is_empty(), "{at}: optional first slot");
-                    assert_eq!(*alt, alt.to_lowercase(), "{at} not lowercase");
+                    assert_eq!(alt, alt.to_lowercase(), "{at} not lowercase");
                     assert!(!alt.contains(['\u{2019}', '\u{2018}']), "{at} curly");
-                    assert_eq!(*alt, alt.trim(), "{at} spaces around");
+                    assert_eq!(alt, alt.trim(), "{at} spaces around");
                     assert!(!alt.contains("  ") && !alt.contains('\n'), "{at} space");
                     assert!(!alt.contains('/'), "{at} a slot mark left");
                     if k == 0 {

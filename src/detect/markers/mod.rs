@@ -9,11 +9,12 @@
 //! index keyed by a phrase's first word (or first character for CJK), built
 //! once, so a message costs a lookup per word, not a scan per phrase.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
+use self::groups::Groups;
 use super::preferences::MAX_PREFERENCES;
 use crate::hash::FastBuild;
-use crate::text::KeywordBag;
+use crate::text::{KeywordBag, chars};
 use std::sync::OnceLock;
 
 mod absent;
@@ -21,6 +22,7 @@ mod accept;
 mod doubt;
 mod failure;
 mod frames;
+mod groups;
 mod lexicon;
 mod redirect;
 mod reply;
@@ -157,47 +159,41 @@ fn spaced(lang: &str) -> bool {
 }
 
 fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '\''
+    chars::is_alphanumeric(c) || c == '\''
 }
 
 /// The index key of a phrase: its first word, or its first character for CJK.
-fn key_of(phrase: &str, lang: &str) -> String {
-    if spaced(lang) {
-        phrase
-            .split(|c: char| !is_word(c))
-            .next()
-            .unwrap_or("")
-            .to_string()
+fn key_of<'a>(phrase: &'a str, lang: &str) -> &'a str {
+    let len = if spaced(lang) {
+        phrase.find(|c: char| !is_word(c)).unwrap_or(phrase.len())
     } else {
-        phrase.chars().next().map(String::from).unwrap_or_default()
-    }
+        phrase.chars().next().map_or(0, char::len_utf8)
+    };
+    phrase.get(..len).unwrap_or("")
 }
 
 type Entry = (Kind, &'static str, &'static str);
 
 struct Index {
-    by_key: HashMap<String, Vec<Entry>, FastBuild>,
+    by_key: Groups<Entry>,
     /// Some CJK phrase starts with an ASCII character; if none does (the
     /// usual case), ASCII characters need no lookup by character.
     ascii_cjk_key: bool,
 }
 
 fn build(packs: &'static [Pack]) -> Index {
-    let mut by_key: HashMap<String, Vec<Entry>, FastBuild> = HashMap::default();
-    for p in packs {
-        for (kind, list) in [
+    let by_key = Groups::new(packs.iter().flat_map(|p| {
+        [
             (Kind::Exclude, p.exclude),
             (Kind::Pushback, p.pushback),
             (Kind::Preference, p.preference),
-        ] {
-            for phrase in list {
-                by_key
-                    .entry(key_of(phrase, p.lang))
-                    .or_default()
-                    .push((kind, p.lang, phrase));
-            }
-        }
-    }
+        ]
+        .into_iter()
+        .flat_map(move |(kind, list)| {
+            list.iter()
+                .map(move |phrase| (key_of(phrase, p.lang), (kind, p.lang, *phrase)))
+        })
+    }));
     let ascii_cjk_key = packs.iter().any(|p| {
         !spaced(p.lang)
             && [p.exclude, p.pushback, p.preference]

@@ -34,7 +34,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use crate::hash::FastBuild;
-use crate::text::KeywordBag;
+use crate::text::{KeywordBag, chars};
 
 /// The answer a message replies to.
 #[derive(Debug, Clone, Copy)]
@@ -895,7 +895,7 @@ fn indexes() -> &'static [Index; 4] {
 }
 
 pub(super) fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '\'' || c == '_'
+    chars::is_alphanumeric(c) || c == '\'' || c == '_'
 }
 
 /// Spans of `entry` in `t`: at word boundaries for spaced languages (an
