@@ -48,14 +48,22 @@ pub(crate) fn sort_u64(v: &mut [u64]) {
 /// tables, whose comparator is called through a pointer.
 pub(crate) fn sort_by_key40<T>(v: &mut [T], key: impl Fn(&T) -> u64) {
     const POSITION_BITS: u32 = 24;
-    if v.len() < 2 || v.len() >= 1 << POSITION_BITS || v.iter().any(|e| key(e) >> 40 != 0) {
+    if v.len() < 2 || v.len() >= 1 << POSITION_BITS {
         sort_by_key(v, key);
         return;
     }
-    let mut packed: Vec<u64> = (0u64..)
+    // Each key read once: packed, or `None` when one is too wide to pack.
+    let packed: Option<Vec<u64>> = (0u64..)
         .zip(v.iter())
-        .map(|(i, e)| key(e) << POSITION_BITS | i)
+        .map(|(i, e)| {
+            let k = key(e);
+            (k >> 40 == 0).then_some(k << POSITION_BITS | i)
+        })
         .collect();
+    let Some(mut packed) = packed else {
+        sort_by_key(v, key);
+        return;
+    };
     sort_u64(&mut packed);
     let mut idx: Vec<usize> = packed
         .iter()

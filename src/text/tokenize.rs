@@ -185,12 +185,9 @@ fn word(text: &str, start: usize, buf: &mut String, f: &mut impl FnMut(Token<'_>
         if is_word_char(c) {
             non_ascii = true;
             others = true;
-            letters |= chars::is_alphabetic(c);
-            last = if chars::is_alphabetic(c) {
-                ALPHA_BYTE
-            } else {
-                0
-            };
+            let alpha = chars::is_alphabetic(c);
+            letters |= alpha;
+            last = if alpha { ALPHA_BYTE } else { 0 };
         } else if is_apostrophe(c) && prev_alpha && next_alpha() {
             curly = true;
             last = 0;
