@@ -142,6 +142,12 @@ fn main() {
             }),
         ),
         (
+            "messages-blind2.jsonl",
+            blind_with::<markers::Case>("messages-blind2.jsonl", "second blind message set", |c| {
+                markers::evaluate("Markers, second blind set", c)
+            }),
+        ),
+        (
             "messages-real-blind.jsonl",
             load::<markers::Case>("messages-real-blind.jsonl").map(|c| {
                 markers::evaluate(
@@ -152,10 +158,19 @@ fn main() {
         ),
         (
             "messages-real-blind2.jsonl",
+            load::<markers::Case>("messages-real-blind2.jsonl").map(|c| {
+                markers::evaluate(
+                    "Markers, second real-style blind set (opened in the sixth round)",
+                    &c,
+                )
+            }),
+        ),
+        (
+            "messages-real-blind3.jsonl",
             blind_with::<markers::Case>(
-                "messages-real-blind2.jsonl",
-                "second real-style blind message set",
-                |c| markers::evaluate("Markers, second real-style blind set", c),
+                "messages-real-blind3.jsonl",
+                "third real-style blind message set",
+                |c| markers::evaluate("Markers, third real-style blind set", c),
             ),
         ),
         (
@@ -165,9 +180,20 @@ fn main() {
         ),
         (
             "sessions-blind.jsonl",
-            blind_with::<sessions::Case>("sessions-blind.jsonl", "blind session set", |c| {
-                sessions::evaluate("Whole sessions, blind set", c)
+            load::<sessions::Case>("sessions-blind.jsonl").map(|c| {
+                sessions::evaluate(
+                    "Whole sessions, first blind set (opened in issue 20's third round)",
+                    &c,
+                )
             }),
+        ),
+        (
+            "sessions-blind2.jsonl",
+            blind_with::<sessions::Case>(
+                "sessions-blind2.jsonl",
+                "second blind session set",
+                |c| sessions::evaluate("Whole sessions, second blind set", c),
+            ),
         ),
     ] {
         match section {

@@ -143,7 +143,7 @@ pub(super) static DOUBTS: &[Frame] = &[
     ),
     Frame::new(
         "de",
-        "das|es|dies / klingt|scheint|sieht / |mir / nicht richtig|falsch|komisch|seltsam|\
+        "das|es|dies / klingt|scheint|sieht / |mir|für mich|fur mich / nicht richtig|falsch|komisch|seltsam|\
                merkwürdig|nicht plausibel|unplausibel|nicht korrekt",
     ),
     Frame::new(
@@ -231,7 +231,7 @@ pub(super) static DOUBTS: &[Frame] = &[
     ),
     Frame::new(
         "ja",
-        "確かですか|だったはずです|はずですよね|本当に大丈夫|本当に合って|本当に正しい|違う気がし|違うような気が|間違ってる気が|間違っている気が|正しくない気が|\
+        "合ってます?|合ってますか|合ってる?|合ってるの?|それ合って|これ合って|確かですか|だったはずです|はずですよね|本当に大丈夫|本当に合って|本当に正しい|違う気がし|違うような気が|間違ってる気が|間違っている気が|正しくない気が|\
                逆じゃない|逆では|間違っていませんか|間違ってませんか|違っていませんか|違いませんか|\
                正しくないと思|矛盾して|すぎる気が|すぎませんか|すぎないですか|じゃなかったですか|じゃなかったっけ|ではなかったですか|\
                ではなかったでしょうか|だったはずでは|のはずでは|おかしくないですか|おかしくない?|おかしいと思|変じゃないですか",
@@ -249,7 +249,8 @@ pub(super) static CIRCLING: &[Frame] = &[
         "you're|you are|youre|we're|we are|you keep|we keep|you seem / \
                |just|stuck|to be|to be stuck / looping|in a loop|going back and forth|\
                flip-flopping|flip flopping|flipping|switching back and forth|repeating yourself|\
-               back to|back where we started",
+               back to|back where we started|bouncing between|bouncing back and forth|\
+               ping-ponging|ping ponging",
     ),
     Frame::new(
         "en",
@@ -266,6 +267,10 @@ pub(super) static CIRCLING: &[Frame] = &[
         "en",
         "you|we / keep / going back|coming back|suggesting|proposing|recommending|\
                returning to|giving the same|circling",
+    ),
+    Frame::new(
+        "en",
+        "keep|keeps / landing back on|landing on|ending up back at|ending up with / the same",
     ),
     Frame::new(
         "en",
@@ -321,7 +326,7 @@ pub(super) static CIRCLING: &[Frame] = &[
     ),
     Frame::new(
         "pt",
-        "em círculos|em circulos|dando voltas|em loop|repetindo a mesma coisa|\
+        "em círculos|em circulos|em círculo|em circulo|dando voltas|em loop|repetindo a mesma coisa|\
                se repetindo|está repetindo|ta repetindo|tá repetindo|já tentei isso|\
                já tentamos isso|já sugeriu|já falou isso|já disse isso|de novo a mesma|\
                a mesma coisa de novo|mesma solução|mesma sugestão|estaca zero|voltamos ao início",
@@ -488,13 +493,15 @@ const LEAD: &str = "but|and|so|wait|hmm|hm|um|uh|oh|ah|huh|mmm|well|pero|aber|ma
 /// Done again and again: a try, then a count a few words on.
 pub(super) static TRIED: &[Frame] = &[Frame::new(
     "en",
-    "tried|suggested|proposed|recommended|done|said|told me|probado|intentado|versucht|\
-           probiert|essayé|tentei|tentamos|пробовали|пробовал|предлагал",
+    "tried|suggested|proposed|recommended|done|said|told me|rewritten|rewrote|redone|redid|\
+           rephrased|regenerated|probado|intentado|versucht|probiert|essayé|tentei|tentamos|\
+           пробовали|пробовал|предлагал",
 )];
 pub(super) static TIMES: &[Frame] = &[
     Frame::new(
         "en",
-        "three times|four times|five times|several times|multiple times|many times|\
+        "three times|four times|five times|six times|seven times|ten times|a dozen times|\
+               3 times|4 times|5 times|6 times|7 times|8 times|10 times|several times|multiple times|many times|\
                a few times|tres veces|varias veces|dreimal|mehrmals|trois fois|plusieurs fois|\
                três vezes|várias vezes|три раза|несколько раз",
     ),
@@ -703,10 +710,20 @@ mod tests {
             "that's what you said last time",
             "we're going nowhere",
             "Мы опять к тому же вернулись",
+            "we keep bouncing between two versions of the driver",
+            "we've rewritten the install script like 6 times now",
+            "it keeps landing back on the same driver",
+            "a gente ta andando em circulo",
         ] {
             assert!(fires(msg, again), "{msg}");
         }
-        assert!(!fires("As you already said, the driver is fine.", again));
+        for msg in [
+            "As you already said, the driver is fine.",
+            "we keep alternating between two designs internally, which would you pick?",
+            "It keeps coming back to me that we need caching. Add Redis please.",
+        ] {
+            assert!(!fires(msg, again), "{msg}");
+        }
     }
 
     #[test]

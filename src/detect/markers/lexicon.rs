@@ -23,7 +23,7 @@
 //! in one message, without context.
 
 /// Version of the builtin lists, reported with every hit.
-pub const LEXICON_VERSION: &str = "2026-11-h";
+pub const LEXICON_VERSION: &str = "2026-11-i";
 
 /// The phrases of one language.
 pub struct Pack {
@@ -272,10 +272,20 @@ const EN: Pack = Pack {
         "not that one",
         "not this one",
         "wrong one",
+        "not the right one",
+        "you answered for",
+        "you answered the wrong",
     ],
     preference: &[
         "from now on",
         "from here on",
+        "for every answer",
+        "in every answer",
+        "for all answers",
+        "for all your answers",
+        "in all your answers",
+        "for every reply",
+        "in every reply",
         "going forward,",
         "moving forward,",
         "for future reference",
@@ -575,6 +585,10 @@ const ZH: Pack = Pack {
     preference: &[
         "以后都",
         "以后请",
+        "以后改",
+        "以后先",
+        "以后做",
+        "以后修改",
         "以后不要",
         "以后别",
         "以后每次",
@@ -686,6 +700,8 @@ const ZH: Pack = Pack {
 const ES: Pack = Pack {
     lang: "es",
     pushback: &[
+        "no es la correcta",
+        "no es el correcto",
         "no funciona",
         "sigue sin funcionar",
         "no funcionó",
@@ -841,6 +857,9 @@ const ES: Pack = Pack {
 const DE: Pack = Pack {
     lang: "de",
     pushback: &[
+        "ist die falsche",
+        "ist der falsche",
+        "ist das falsche",
         "das stimmt nicht",
         "stimmt immer noch nicht",
         "das stimmt so nicht",
@@ -1318,6 +1337,12 @@ const JA: Pack = Pack {
 const PT: Pack = Pack {
     lang: "pt",
     pushback: &[
+        "não é a certa",
+        "não é o certo",
+        "nao é a certa",
+        "nao é o certo",
+        "nao e a certa",
+        "nao e o certo",
         "não funciona",
         "nao funciona",
         "não funcionou",

@@ -38,28 +38,73 @@ pub(super) static MEANT: &[Frame] = &[Frame::new(
            я имела в виду|я про другой|я про другую|я говорил про|я говорила про",
 )];
 
+/// What the user asked for, opening a clause: a redirect only when the
+/// message then sets it against something ("I wanted the median, you gave
+/// me the mean"; "я спрашивал про nginx, а не про apache"), since "I wanted
+/// the blue one and you got it right" is praise.
+pub(super) static ASKED: &[Frame] = &[
+    Frame::new(
+        "en",
+        "i asked for|i asked about|i was asking for|what i asked for|what i asked was|\
+               i wanted the|i wanted a|i wanted an|what i wanted was|yo pedí|yo pedi|\
+               lo que pedí|lo que pedi|yo quería|yo queria|ich wollte|ich hatte nach|\
+               j'ai demandé|je voulais|je demandais|eu pedi|eu queria|o que eu pedi|\
+               я спрашивал|я спрашивала|я просил|я просила|я хотел|я хотела",
+    ),
+    Frame::new(
+        "zh",
+        "我要的是|我问的是|我说的是|我想要的是|聞いたのは|聞いてるのは|欲しいのは|知りたいのは|\
+               頼んだのは",
+    ),
+];
+
+/// What sets the request against the answer, after an `ASKED` opening.
+pub(super) static AGAINST: &[Frame] = &[
+    Frame::new(
+        "en",
+        "not|instead|you gave|you sent|you did|you wrote|you answered|you used|you made|\
+               nicht|kein|keine|statt|du hast|pas|non|au lieu|tu as|no|en vez|en lugar|\
+               me diste|me pasaste|não|nao|em vez|você deu|voce deu|vc deu|не|а не|вместо|\
+               ты дал|ты дала|ты написал|ты написала",
+    ),
+    Frame::new(
+        "zh",
+        "不是|而不是|你给|你却|你给的|じゃな|ではな|でなく|ではなく",
+    ),
+];
+
 /// Words that may come before a clause opening: "no, I meant…", "sorry, I
 /// meant…", "non je parlais…".
-const LEAD: &str = "no|nope|sorry|oh|oops|wait|hmm|um|uh|but|actually|well|nein|non|não|nao|нет|\
+const LEAD: &str = "no|nope|sorry|oh|oops|wait|hmm|um|uh|but|actually|well|nein|non|não|nao|нет|いや|いえ|不|不是|\
                     perdón|perdona|pardon|desculpa|sorry|извини|ah|ach|ой";
 
-/// "I meant …" opening a clause, in a message that does not thank.
+/// "I meant …" opening a clause, in a message that does not thank; or "I
+/// asked for …" opening one and set against what came after.
 fn meant(t: &str, found: &Found) -> Option<(usize, usize)> {
+    let opens = |a: usize| {
+        let head = t
+            .get(t.floor_char_boundary(a.saturating_sub(40))..a)
+            .unwrap_or("");
+        let clause = head
+            .rsplit(['.', '!', '?', ';', ',', ':', '、', '。'])
+            .next()
+            .unwrap_or("");
+        let starts = head.len() < 40 || clause.len() < head.len();
+        starts
+            && clause
+                .split(|c: char| !is_word(c))
+                .filter(|w| !w.is_empty())
+                .all(|w| listed(LEAD, w))
+    };
     found
-        .find(fam::MEANT, |a, _| {
-            let head = t
-                .get(t.floor_char_boundary(a.saturating_sub(40))..a)
-                .unwrap_or("");
-            let clause = head
-                .rsplit(['.', '!', '?', ';', ',', ':'])
-                .next()
-                .unwrap_or("");
-            let starts = head.len() < 40 || clause.len() < head.len();
-            starts
-                && clause
-                    .split(|c: char| !is_word(c))
-                    .filter(|w| !w.is_empty())
-                    .all(|w| listed(LEAD, w))
+        .find(fam::MEANT, |a, _| opens(a))
+        .or_else(|| {
+            found.find(fam::ASKED, |a, b| {
+                // "I asked about pricing last time; what's the enterprise
+                // tier?" recalls a request to make a new one.
+                let asks = t.get(a..).unwrap_or("").contains(['?', '？']);
+                opens(a) && !asks && found.any_in(fam::AGAINST, b, t.len().min(b + 160))
+            })
         })
         .filter(|_| !glad(found, 0, t.len()))
 }
@@ -145,7 +190,15 @@ pub fn redirect(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, us
 
 #[cfg(test)]
 mod tests {
-    use crate::detect::markers::frames::tests::fires;
+    use super::{AGAINST, ASKED, MEANT};
+    use crate::detect::markers::frames::tests::{check, fires};
+
+    #[test]
+    fn frames_are_written_as_normalised_text() {
+        check("meant", MEANT);
+        check("asked", ASKED);
+        check("against", AGAINST);
+    }
 
     #[test]
     fn a_negated_word_of_the_answer_opening_a_reply_redirects() {
@@ -194,6 +247,42 @@ mod tests {
             "je voulais dire merci, c'est parfait",
         ] {
             assert!(!fires(msg, prev), "{msg}");
+        }
+    }
+
+    #[test]
+    fn what_the_user_asked_for_set_against_the_answer_redirects() {
+        let mean = "The average order value across the 12 months is $84.20.";
+        for (msg, prev) in [
+            ("I wanted the median, you gave me the mean", mean),
+            (
+                "я спрашивал про nginx, а не про apache",
+                "В Apache редирект делается через Redirect permanent.",
+            ),
+            (
+                "je voulais trier par date de livraison pas date de commande",
+                "Voici la requête triée par date_commande.",
+            ),
+            (
+                "我要的是繁体，你给的是简体",
+                "这是翻译好的菜单：宫保鸡丁、麻婆豆腐。",
+            ),
+            (
+                "いや、聞いたのは Vue の書き方で React じゃないです",
+                "React なら useState を使います。",
+            ),
+        ] {
+            assert!(fires(msg, prev), "{msg}");
+        }
+        // Praise, a recalled request before a new question, and nothing set
+        // against the request are no redirect.
+        for msg in [
+            "I wanted the median and this is exactly it",
+            "I wanted a short version, now make one for Twitter too",
+            "I asked about pricing in the last chat; what's the enterprise tier?",
+            "我要的是这个，完美",
+        ] {
+            assert!(!fires(msg, mean), "{msg}");
         }
     }
 }

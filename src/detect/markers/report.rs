@@ -89,7 +89,7 @@ pub(super) static REPORTS: &[Frame] = &[
     ),
     Frame::new(
         "de",
-        "fehlermeldung:|ich bekomme|ich kriege|bekomme diesen fehler|bekomme den fehler|\
+        "fehlermeldung:|fehlermeldung beim|fehlermeldung bei|ich bekomme|ich kriege|bekomme diesen fehler|bekomme den fehler|\
                kommt dieser fehler|kommt der fehler|kommt folgender fehler|kommt folgende",
     ),
     Frame::new(
@@ -131,6 +131,16 @@ pub(super) static UNCHANGED: &[Frame] = &[
     Frame::new("en", "no change / after|at all|whatsoever|even after|,|.|!"),
     Frame::new(
         "en",
+        "looks|look|looked|stays|stayed|remains|remained|reads|came out / \
+               exactly the same|exactly like before|identical|completely unchanged|unchanged",
+    ),
+    Frame::new(
+        "en",
+        "didn't budge|didnt budge|did not budge|hasn't budged|hasnt budged|won't budge|\
+               didn't move at all|didnt move at all|did not move at all|hasn't moved at all",
+    ),
+    Frame::new(
+        "en",
         "worked|was working|used to work|worked fine|was fine|ran fine / \
                before your|before you|before the change|before the fix|before this change|\
                until your|until you",
@@ -163,7 +173,8 @@ pub(super) static UNCHANGED: &[Frame] = &[
         "no cambió nada|no cambia nada|no ha cambiado nada|nada cambió|nada ha cambiado|\
                no hay diferencia|ninguna diferencia|igual que antes|lo mismo que antes|\
                no tuvo efecto|no tiene efecto|el mismo mensaje|el mismo problema|no ha servido|\
-               lo mismo de antes|sin cambios|no hace nada|no hizo nada",
+               lo mismo de antes|sin cambios|no hace nada|no hizo nada|no cambio nada|no cambia nada|\
+               nada cambio|exactamente igual|sigue igual|todo igual",
     ),
     Frame::new(
         "de",
@@ -171,7 +182,8 @@ pub(super) static UNCHANGED: &[Frame] = &[
                genauso wie vorher|gleich wie vorher|keine wirkung|bringt nichts|dasselbe problem|\
                das gleiche problem|keine änderung.|keine änderung,|keine änderung!|unverändert|\
                bleibt gleich|ist gleich geblieben|hat nichts bewirkt|tut sich nichts|passiert nichts|\
-               nichts passiert",
+               nichts passiert|bringt nix|bringt gar nichts|genau gleich|genau dasselbe|\
+               sieht genauso aus|exakt gleich",
     ),
     Frame::new(
         "fr",
@@ -179,7 +191,7 @@ pub(super) static UNCHANGED: &[Frame] = &[
                aucun changement|aucune différence|pas de différence|toujours pareil|c'est pareil|\
                pareil qu'avant|aucun effet|sans effet|le même problème|même problème|\
                ça n'a rien donné|ça ne donne rien|aucune amélioration|pas d'amélioration|\
-               rien de changé|inchangé|rien n'a bougé|ça n'a pas bougé|n'a pas bougé|rien ne bouge|il ne se passe rien|rien ne se passe",
+               rien de changé|inchangé|exactement pareil|exactement la même chose|rien n'a bougé|ça n'a pas bougé|n'a pas bougé|rien ne bouge|il ne se passe rien|rien ne se passe",
     ),
     Frame::new(
         "pt",
@@ -187,27 +199,28 @@ pub(super) static UNCHANGED: &[Frame] = &[
                sem diferença|não fez diferença|não fez nenhuma diferença|continua igual|\
                continua a mesma coisa|igual a antes|não teve efeito|sem efeito|mesmo problema|\
                do mesmo jeito|nada aconteceu|não acontece nada|não aconteceu nada|não fez nada|\
-               sem mudança|a mesma coisa de antes",
+               sem mudança|a mesma coisa de antes|nao mudou|não mudou|igualzinho|exatamente igual",
     ),
     Frame::new(
         "ru",
         "ничего не меняется|без изменений|никакой разницы|всё так же|все так же|\
                всё то же самое|все то же самое|эффекта нет|никакого эффекта|та же проблема|\
                ничего не произошло|ничего не происходит|без толку|толку нет|толку ноль|как было|\
-               так и осталось|осталось так же|всё как было|все как было",
+               так и осталось|осталось так же|всё как было|все как было|ничего не изменилось|\
+               ничего не поменялось|точно так же|один в один",
     ),
     Frame::new(
         "zh",
         "没有变化|没什么变化|一点变化都没有|没区别|没有区别|还是老样子|跟之前一样|和之前一样|\
                跟原来一样|和原来一样|没效果|没有效果|没啥变化|毫无变化|没任何变化|还是那样|没什么用|\
-               没啥用|没有用|一点用没有|什么都没变|啥也没变",
+               没啥用|没有用|一点用没有|什么都没变|啥也没变|一模一样|完全一样|还是一样|没变|结果还是|还是没变",
     ),
     Frame::new(
         "ja",
         "変わらない|変わりません|変化なし|変化がない|変化がありません|何も変わって|前と同じ|\
                以前と同じ|効果がない|効果なし|効果がありません|変化ありません|同じ結果|結果が同じ|\
                結果は同じ|変わっていません|変わってません|何も起きない|何も起こらない|反応がない|\
-               反応しません",
+               反応しません|全く同じ|まったく同じ|全然変わ|同じ挙動|同じ動き",
     ),
 ];
 
@@ -225,6 +238,11 @@ pub(super) static PERSISTS: &[Frame] = &[
                doesn't|does not|doesnt|don't|dont|can't|cant|cannot|won't|wont|isn't|isnt|\
                aren't|not|no|haven't received|hasn't arrived|haven't gotten|haven't got|\
                404|500|502|503|403|401|400",
+    ),
+    Frame::new(
+        "en",
+        "still / came out|comes out|coming out|reads|looks|sounds|feels|overlapping|off|\
+               wrong|broken|too",
     ),
     Frame::new(
         "es",
@@ -355,7 +373,8 @@ pub(super) static FINE: &[Frame] = &[
         "en",
         "works now|working now|compiles now|passes now|fine now|ok now|okay now|good now|\
                all good|all green|green now|all set|resolved|from before|ya funciona|geht jetzt|marche maintenant|\
-               funciona agora|работает теперь|теперь работает",
+               funciona agora|работает теперь|теперь работает|läuft jetzt|funktioniert jetzt|\
+               klappt jetzt|заработало|заработал|заработала|funciona ahora|fonctionne maintenant",
     ),
     Frame::new("zh", "好了|解决了|直りました"),
 ];
@@ -366,7 +385,8 @@ pub(super) static GONE: &[Frame] = &[
     Frame::new(
         "en",
         "anymore|any more|no longer|no more|is gone|are gone|went away|disappeared|ya no|\
-               nicht mehr|ist weg|a disparu|plus d'|sumiu|não aparece mais|больше нет|ушла|пропала",
+               nicht mehr|ist weg|a disparu|plus d'|sumiu|não aparece mais|больше нет|ушла|пропала|\
+               больше не|исчезла|sind weg|n'apparaît plus|desapareció|desapareceu",
     ),
     Frame::new("zh", "没了|消失了|消え|なくなりました"),
 ];
@@ -379,7 +399,10 @@ pub(super) static FAILURE_NOUNS: &[Frame] = &[
         "en",
         "error|errors|crash|crashes|warning|warnings|bug|problem|problems|issue|issues|\
                fehler|fehlern|erreur|erreurs|problème|souci|erro|erros|errores|fallo|fallos|\
-               problema|problemas|ошибка|ошибки|ошибок|проблема",
+               problema|problemas|ошибка|ошибки|ошибок|проблема|timeout|timeouts|exception|\
+               segfault|segfaults|panic|freeze|freezes|hang|\
+               exceptions|traceback|nullpointerexception|typeerror|keyerror|valueerror|\
+               warnung|warnungen|aviso|avisos|предупреждение",
     ),
     Frame::new("zh", "错误|报错|问题|エラー|問題"),
 ];
@@ -728,7 +751,10 @@ pub fn report(t: &str, prev: Previous<'_>, found: &Found) -> Option<(usize, usiz
                 let (s, sentence) = sentence_at(t, a);
                 // After a "no longer" of a named failure, "still" is good news.
                 let gone = resolved && found.any_in(fam::FAILURE_NOUNS, s, a);
-                let taken_back = gone || fine_after(a);
+                // "It still looks good": what persists is good news.
+                let e = s + sentence.len();
+                let good = glad(found, a, e) || found.any_in(fam::YES, a, e);
+                let taken_back = gone || good || fine_after(a);
                 plain(sentence, a - s)
                     && !negated_before(t, a)
                     && !undecided(t, a, b)
@@ -1172,6 +1198,57 @@ mod tests {
                 !fires(msg, "Clear the app's data and log in again."),
                 "{msg}"
             );
+        }
+    }
+
+    #[test]
+    fn damage_done_by_what_the_answer_gave_is_a_report() {
+        for msg in [
+            "after running that sed command every config file is empty",
+            "depois do seu comando o git apagou todas as minhas alteracoes",
+            "el script que me pasaste me vacio la tabla de clientes entera!!",
+            "после твоего запроса в таблице половина цен стала нулями",
+            "用了你的命令之后 ssh 连不上服务器了",
+            "改完之后其他页面的样式全乱了",
+            "seit deiner Änderung stürzt die App beim Speichern ab",
+        ] {
+            assert!(fires(msg, FIX), "{msg}");
+        }
+        // Destruction that was wanted, and good news, are no report.
+        for msg in [
+            "That command wiped the cache, good, now the page loads fast.",
+            "that migration deleted all the test rows like I wanted, next step?",
+            "my wifi dropped the connection again ugh",
+            "seit deiner Änderung läuft alles super",
+            "改完之后页面正常了，谢谢",
+        ] {
+            assert!(!fires(msg, FIX), "{msg}");
+        }
+    }
+
+    #[test]
+    fn a_result_unchanged_or_still_wrong_is_a_report() {
+        for msg in [
+            "chart looks exactly the same, the labels are still on top of each other",
+            "same 3.2s LCP, lighthouse score didnt budge",
+            "followed it to the letter and the sponge still came out heavy",
+            "bringt nix, der zähler bleibt bei 0",
+            "no cambio nada, los correos siguen llegando a spam",
+            "改了之后跟原来一模一样",
+            "設定変えたけど前と全く同じ挙動です",
+        ] {
+            assert!(fires(msg, FIX), "{msg}");
+        }
+        for msg in [
+            "It still looks good to me, ship it.",
+            "The layout is identical to the old one, which is what I wanted. Now add a footer.",
+            "Perfect, the output looks exactly the same as the mockup now.",
+            "yup the timeout is gone and the job finishes in 40s now",
+            "Läuft jetzt, die NullPointerException ist weg. Danke dir!",
+            "заработало, ошибка с кодировкой больше не вылезает",
+            "nice, the segfault doesn't happen anymore with that bounds check",
+        ] {
+            assert!(!fires(msg, FIX), "{msg}");
         }
     }
 

@@ -50,6 +50,8 @@ pub(super) mod fam {
     pub const FOLLOWED: u8 = 36;
     pub const THEN: u8 = 37;
     pub const SWITCH: u8 = 38;
+    pub const ASKED: u8 = 39;
+    pub const AGAINST: u8 = 40;
 }
 
 /// The sarcasm rule's praise words as frames, spaced and CJK apart.
@@ -107,6 +109,8 @@ fn set() -> &'static FrameSet {
             (fam::FOLLOWED, report::FOLLOWED),
             (fam::THEN, report::THEN),
             (fam::SWITCH, switch::SWITCH),
+            (fam::ASKED, redirect::ASKED),
+            (fam::AGAINST, redirect::AGAINST),
         ])
     })
 }
@@ -145,7 +149,7 @@ mod tests {
 
     #[test]
     fn every_family_number_fits_a_scan() {
-        assert!(usize::from(fam::SWITCH) < crate::detect::markers::frames::MAX_FAMILIES);
+        assert!(usize::from(fam::AGAINST) < crate::detect::markers::frames::MAX_FAMILIES);
     }
 
     #[test]
