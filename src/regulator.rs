@@ -528,15 +528,21 @@ impl Regulator {
             return;
         };
         // Details given because the answer asked for them, or arguing with a
-        // refusal, are no correction of the answer.
-        if r.asked() || r.refused {
+        // refusal, are no correction of the answer; "uv again please" after
+        // "Want me to add a conftest.py?" insists all the same.
+        if (r.asked() && !markers::says_again(message)) || r.refused {
             return;
         }
         let turn = s.turns.saturating_add(1);
-        let Some(found) = s
-            .insistence
-            .read(task, message, &r.keywords, &l.topic, turn, reacts)
-        else {
+        let Some(found) = s.insistence.read(
+            task,
+            message,
+            &r.keywords,
+            r.concepts,
+            &l.topic,
+            turn,
+            reacts,
+        ) else {
             return;
         };
         // Thanks or an acceptance insists on nothing ("Thank you. I'll
@@ -729,6 +735,7 @@ impl Regulator {
             requested: markers::asks_for_output(response),
             refused: read.refused,
             graded: false,
+            concepts: crate::text::concepts::concepts_in(response),
         });
         s.last_response = Some(LastResponse {
             turn: s.turns,

@@ -220,6 +220,14 @@ pub struct Response {
     pub refused: bool,
     /// Quality feedback already counted for this response.
     pub graded: bool,
+    /// The house styles it follows (`text::concepts`, a bit set): "km
+    /// please" after it insists on nothing if it was in kilometres.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub concepts: u32,
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
 }
 
 impl Response {

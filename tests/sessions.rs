@@ -9,6 +9,14 @@ use reins::{Config, DecisionKind, Regulator, Verdict};
 
 const MINUTE: u64 = 60_000;
 
+/// Plays (message, answer) turns 40 s apart, each answered 5 s after it.
+fn play(r: &mut Regulator, turns: &[(&str, &str)]) {
+    for (i, (msg, answer)) in (0u64..).zip(turns) {
+        start_at(r, msg, i * 40_000);
+        complete_at(r, answer, i * 40_000 + 5_000);
+    }
+}
+
 fn incident_turns(r: &Regulator) -> Option<Vec<u64>> {
     r.decide().concerns.into_iter().find_map(|c| match c {
         Verdict::Incident { evidence_turns, .. } => Some(evidence_turns),
@@ -220,5 +228,74 @@ fn corrections_under_follow_up_requests_of_one_episode_make_a_pattern() {
         run(60 * MINUTE),
         None,
         "hours apart, each request is its own"
+    );
+}
+
+#[test]
+fn one_house_style_corrected_under_three_requests_in_three_words_is_a_rule() {
+    // "km", "km/h", "metric": three words, one thing the user keeps asking for.
+    let mut r = reg(Config::default());
+    let turns = [
+        (
+            "average trip distance per city from rides.csv",
+            "Berlin 2.31 mi, Hamburg 2.87 mi.",
+        ),
+        (
+            "miles? we're in germany lol. km please",
+            "Berlin 3.72 km, Hamburg 4.62 km.",
+        ),
+        (
+            "now top speed per vehicle type",
+            "moped 31.1 mph, bike 28.6 mph.",
+        ),
+        ("km/h like before pls", "moped 50.1 km/h, bike 46.0 km/h."),
+        ("plot total distance per week", "Saved the chart, in miles."),
+        ("metric. redo the axis", "Redrew it in kilometres."),
+    ];
+    play(&mut r, &turns);
+    let rules: Vec<_> = r.learned_rules().collect();
+    assert_eq!(rules.len(), 1, "{rules:?}");
+    assert_eq!(rules[0].about[0], "metric");
+    assert_eq!(rules[0].examples.len(), 3);
+
+    // The same requests with answers that already follow the style insist
+    // on nothing.
+    let mut r = reg(Config::default());
+    let followed = turns.map(|(msg, _)| (msg, "Done, in km and km/h as always."));
+    play(&mut r, &followed);
+    assert_eq!(r.learned_rules().count(), 0);
+}
+
+#[test]
+fn again_insists_even_after_an_answer_that_asked_something() {
+    let mut r = reg(Config::default());
+    let turns = [
+        ("add httpx to the project pls", "Installed httpx with pip."),
+        (
+            "we manage deps with uv, not pip. uv add",
+            "Ran uv add httpx.",
+        ),
+        (
+            "next: pytest and pytest-asyncio",
+            "Installed both. Want me to add a conftest.py?",
+        ),
+        (
+            "uv again please... uv add --dev",
+            "Added both with uv add --dev.",
+        ),
+        (
+            "write a test for fetch_status and run it",
+            "It passes (1 passed).",
+        ),
+        (
+            "run it via uv run so it uses the locked env",
+            "Ran uv run pytest: 1 passed.",
+        ),
+    ];
+    play(&mut r, &turns);
+    let rules: Vec<_> = r.learned_rules().collect();
+    assert!(
+        rules.iter().any(|l| l.about.iter().any(|w| w == "uv")),
+        "{rules:?}"
     );
 }

@@ -7,7 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::text::{KeywordBag, is_cjk, truncate_chars};
+use crate::detect::corrections::rules::concept_word;
+use crate::text::{KeywordBag, concepts, is_cjk, truncate_chars};
 
 /// Words followed per session.
 const MAX_WORDS: usize = 32;
@@ -43,7 +44,9 @@ fn words(task: &KeywordBag) -> Vec<&str> {
     let generic = crate::detect::corrections::rules::generic();
     let mut out: Vec<(&str, u32)> = task
         .iter()
-        .filter(|(s, _, _)| s.chars().count() >= 3 || s.chars().all(is_cjk))
+        .filter(|(s, _, _)| {
+            s.chars().count() >= 3 || s.chars().all(is_cjk) || crate::text::is_tech_term(s)
+        })
         .filter(|(s, _, _)| !crate::text::topic::NOT_TOPICS.contains(s) && !generic.contains(*s))
         .map(|(s, _, n)| (s, n))
         .collect();
@@ -58,20 +61,29 @@ impl Insistence {
     /// the message came soon after that answer, so if it is the first time,
     /// it may be filed later as a correction (a new request minutes later
     /// is not one).
+    #[allow(clippy::too_many_arguments)]
     pub fn read(
         &mut self,
         task: &KeywordBag,
         message: &str,
         answer: &KeywordBag,
+        answer_concepts: u32,
         topic: &str,
         turn: u64,
         reacts: bool,
     ) -> Option<Insisted> {
         let mut found: Option<Insisted> = None;
-        for stem in words(task) {
-            if answer.contains_stem(stem) {
-                continue;
-            }
+        // The house styles it names that the answer did not follow ("km
+        // please" after an answer in miles), each as one word.
+        let styles: Vec<String> = concepts::each(concepts::concepts_in(message) & !answer_concepts)
+            .filter_map(concepts::concept_name)
+            .map(concept_word)
+            .collect();
+        let words = words(task)
+            .into_iter()
+            .filter(|stem| !answer.contains_stem(stem))
+            .chain(styles.iter().map(String::as_str));
+        for stem in words {
             let at = self.0.iter().position(|r| r.stem == stem);
             let Some(i) = at else {
                 if self.0.len() == MAX_WORDS {
@@ -133,7 +145,7 @@ mod tests {
         ];
         let mut hits = Vec::new();
         for (t, (msg, answer)) in turns.iter().enumerate() {
-            let got = ins.read(&bag(msg), msg, &bag(answer), "deps", t as u64 + 1, true);
+            let got = ins.read(&bag(msg), msg, &bag(answer), 0, "deps", t as u64 + 1, true);
             hits.push(got.map(|g| g.earlier.map(|(text, _)| text)));
         }
         assert_eq!(hits[..3], [None, None, None]);
@@ -149,7 +161,7 @@ mod tests {
         let mut ins = Insistence::default();
         let bag = KeywordBag::from_text;
         assert!(
-            ins.read(&bag("book the insurance"), "", &bag("hi"), "t", 1, true)
+            ins.read(&bag("book the insurance"), "", &bag("hi"), 0, "t", 1, true)
                 .is_none()
         );
         let answer = bag("I added the insurance to your booking.");
@@ -158,6 +170,7 @@ mod tests {
                 &bag("thanks, is the insurance refundable?"),
                 "",
                 &answer,
+                0,
                 "t",
                 2,
                 true

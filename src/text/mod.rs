@@ -2,6 +2,7 @@
 //! keyword bags, topic keys and secret redaction. All pure functions.
 
 pub(crate) mod chars;
+pub mod concepts;
 mod keywords;
 mod redact;
 pub mod stem_en;

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::{Record, Source};
 use crate::hash::{FastBuild, hash_bytes};
-use crate::text::{KeywordBag, is_cjk};
+use crate::text::{KeywordBag, concepts, is_cjk};
 
 /// Bytes of a correction read for its words: a correction says what it
 /// corrects early.
@@ -199,6 +199,64 @@ const GENERIC: &[&str] = &[
     "снова",
     "опять",
     "неправильно",
+    // Function words of the other languages (the stop list is English):
+    // "pour" is in every French correction and names nothing.
+    "pour",
+    "dans",
+    "avec",
+    "les",
+    "des",
+    "une",
+    "est",
+    "pas",
+    "que",
+    "qui",
+    "sur",
+    "par",
+    "mais",
+    "fois",
+    "c'est",
+    "cette",
+    "für",
+    "und",
+    "die",
+    "der",
+    "das",
+    "ein",
+    "eine",
+    "mit",
+    "ist",
+    "nicht",
+    "auch",
+    "noch",
+    "jetzt",
+    "auf",
+    "den",
+    "dem",
+    "para",
+    "por",
+    "con",
+    "los",
+    "las",
+    "una",
+    "del",
+    "pero",
+    "esto",
+    "esta",
+    "este",
+    "com",
+    "não",
+    "isso",
+    "dos",
+    "mas",
+    "для",
+    "что",
+    "это",
+    "как",
+    "все",
+    "так",
+    "ещё",
+    "еще",
 ];
 
 /// The stems of `GENERIC`, as the bags make them.
@@ -214,12 +272,27 @@ fn words(text: &str) -> Vec<(String, String)> {
     let head = &text[..text.floor_char_boundary(READ_BYTES.min(text.len()))];
     let bag = KeywordBag::from_text(head);
     let generic = generic();
-    bag.iter()
-        .filter(|(s, _, _)| s.chars().count() >= 3 || s.chars().all(is_cjk))
+    let mut out: Vec<(String, String)> = bag
+        .iter()
+        .filter(|(s, _, _)| {
+            s.chars().count() >= 3 || s.chars().all(is_cjk) || crate::text::is_tech_term(s)
+        })
         .filter(|(s, _, _)| !generic.contains(*s))
         .take(MAX_WORDS)
         .map(|(s, surface, _)| (s.to_string(), surface.to_lowercase()))
-        .collect()
+        .collect();
+    // The house style it names, whatever word it used ("km", "metric").
+    out.extend(concepts::each(concepts::concepts_in(head)).filter_map(|i| {
+        let name = concepts::concept_name(i)?;
+        Some((concept_word(name), name.to_string()))
+    }));
+    out
+}
+
+/// The word that stands for a concept among a record's words: no stem
+/// starts with `~`.
+pub(crate) fn concept_word(name: &str) -> String {
+    format!("~{name}")
 }
 
 /// The key that links a topic's explicit corrections (no word has it).
@@ -487,6 +560,14 @@ mod tests {
             rec(3, "t", "i said pnpm"),
         ];
         assert!(learned(&one_topic).is_empty());
+        // Function words of other languages name nothing: "pour" in three
+        // French follow-ups is no rule.
+        let french = [
+            rec(1, "a", "et ajoute un cas pour '1 234,50 €'"),
+            rec(2, "b", "Maintenant des tests pour convertir_devise"),
+            rec(3, "c", "Ajoute un test d'intégration pour l'export CSV"),
+        ];
+        assert!(learned(&french).is_empty());
     }
 
     #[test]

@@ -275,6 +275,15 @@ pub fn opens_with_thanks(message: &str) -> bool {
         .any(|f| found.find(f, first).is_some_and(|(a, _)| a == 0))
 }
 
+/// Whether a message says "again" ("uv again please", "wieder du…",
+/// "又是英文"): it insists, even when the answer before asked something.
+/// Reads the first `REPLY_WINDOW_BYTES`.
+pub fn says_again(message: &str) -> bool {
+    let head = &message[..message.floor_char_boundary(REPLY_WINDOW_BYTES.min(message.len()))];
+    let (t, _) = normalize(head);
+    scan::scan(&t).any(scan::fam::AGAIN)
+}
+
 /// Analyses one user message on its own (phrases only).
 pub fn analyze(text: &str) -> Analysis {
     analyze_with(index(), text, None)

@@ -1,0 +1,225 @@
+//! House styles a user corrects across requests, each under several words:
+//! "km please" … "km/h like before" … "metric!"; "Bitte siezen" … "Sie
+//! bitte" … "gesiezt!!"; "British spelling" … "uk spelling again" …
+//! "flavour. optimised."; "です・ます調で" … "敬体で". A text names a
+//! concept when it holds any of its words; corrections that name one concept
+//! are corrections of one thing (`detect::corrections::rules`,
+//! `detect::insist`), whatever word each used. The answer's language is no
+//! concept here: an answer is in a language rather than naming it, so "in
+//! English" would read as left out of every English answer.
+//!
+//! Reads a bounded window: one pass over its words (a hash lookup each) and
+//! a bounded number of substring searches for the phrases.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::hash::FastBuild;
+
+/// Bytes of a text read for its concepts: corrections name them early.
+pub const WINDOW_BYTES: usize = 600;
+
+struct Concept {
+    key: &'static str,
+    /// Whole words, `|`-separated, lowercase; a trailing `*` matches a prefix.
+    words: &'static str,
+    /// Substrings (CJK, several words, symbols), `|`-separated, lowercase.
+    phrases: &'static str,
+}
+
+/// The concepts; at most 32 (a text's concepts are a bit set).
+static CONCEPTS: &[Concept] = &[
+    Concept {
+        key: "metric",
+        words: "metric|metrisch|métrique|métrico|métrica|metrico|metrica|km|kms|km/h|kmh|\
+                kilometre|kilometres|kilometer|kilometers|kilómetros|kilomètres|kilometern|\
+                quilômetros|celsius|kg|kilogram|kilograms|kilogramm|метрическ*|километр*|цельси*",
+        phrases: "公里|公制|千米|摄氏|キロメートル|メートル法|摂氏|°c",
+    },
+    Concept {
+        key: "imperial",
+        words: "imperial|miles|mph|fahrenheit|lbs|feet|inches|meilen|milles|millas|milhas|мил*",
+        phrases: "英里|华氏|マイル|華氏|°f",
+    },
+    Concept {
+        key: "formal address",
+        words: "siezen|gesiezt|siezt|sie-form|vouvoyer|vouvoie|vouvoyez|vouvoiement|usted|ustedes|\
+                formell|förmlich",
+        phrases: "sie bitte|bitte sie|sie/ihnen|in der sie|на вы|敬体|です・ます|ですます|丁寧語|您",
+    },
+    Concept {
+        key: "informal address",
+        words: "duzen|geduzt|duzt|du-form|tutoyer|tutoie|tutoyez|tutoiement|tutea|tutear",
+        phrases: "на ты|常体|である調",
+    },
+    Concept {
+        key: "British spelling",
+        words: "british|uk|colour|colours|flavour|favour|behaviour|organise|organised|optimise|\
+                optimised|analyse|analysed|customise|customised|realise|centre|honour|labour",
+        phrases: "",
+    },
+    Concept {
+        key: "24-hour time",
+        words: "24h|24-hour|24hr|24-hours|24-stunden|am/pm",
+        phrases: "24 hour|24 heures|24 horas|24 часа|24小时|24時間|24-uhr|24 uhr",
+    },
+    Concept {
+        key: "ISO dates",
+        words: "iso|iso-8601|iso8601|yyyy-mm-dd",
+        phrases: "",
+    },
+    Concept {
+        key: "indentation",
+        words: "tabs|indent|indentation|indented|einrückung|indentación|indentação|отступ*",
+        phrases: "缩进|インデント",
+    },
+    Concept {
+        key: "euros",
+        words: "eur|euro|euros",
+        phrases: "€|欧元|ユーロ",
+    },
+    Concept {
+        key: "dollars",
+        words: "usd|dollar|dollars|dólares|dólar",
+        phrases: "美元|ドル",
+    },
+    Concept {
+        key: "uv",
+        words: "uv|uvx",
+        phrases: "",
+    },
+];
+
+struct Index {
+    /// Whole word → the concepts it names.
+    words: HashMap<&'static str, u32, FastBuild>,
+    /// Prefix → concepts (few: Russian stems).
+    prefixes: Vec<(&'static str, u32)>,
+    phrases: Vec<(&'static str, u32)>,
+}
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut idx = Index {
+            words: HashMap::default(),
+            prefixes: Vec::new(),
+            phrases: Vec::new(),
+        };
+        for (i, c) in CONCEPTS.iter().enumerate() {
+            let bit = 1u32 << i;
+            for w in c.words.split('|').filter(|w| !w.is_empty()) {
+                match w.strip_suffix('*') {
+                    Some(p) => idx.prefixes.push((p, bit)),
+                    None => *idx.words.entry(w).or_default() |= bit,
+                }
+            }
+            for p in c.phrases.split('|').filter(|p| !p.is_empty()) {
+                idx.phrases.push((p, bit));
+            }
+        }
+        idx
+    })
+}
+
+/// A word of a concept: letters, digits and the joiners a unit or a format
+/// keeps ("km/h", "24-hour", "sie-form").
+fn in_word(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '-' | '/')
+}
+
+/// The concepts `text` names, as a bit set (bit `i` is concept `i`).
+pub fn concepts_in(text: &str) -> u32 {
+    let window = &text[..text.floor_char_boundary(WINDOW_BYTES.min(text.len()))];
+    let lower = window.to_lowercase();
+    let idx = index();
+    let mut found = 0u32;
+    for word in lower.split(|c: char| !in_word(c)) {
+        let word = word.trim_matches(|c| matches!(c, '-' | '/'));
+        if word.is_empty() {
+            continue;
+        }
+        if let Some(&bits) = idx.words.get(word) {
+            found |= bits;
+        }
+        for &(p, bit) in &idx.prefixes {
+            if word.starts_with(p) {
+                found |= bit;
+            }
+        }
+    }
+    for &(p, bit) in &idx.phrases {
+        if found & bit == 0 && lower.contains(p) {
+            found |= bit;
+        }
+    }
+    found
+}
+
+/// The name of concept `i` (a bit of `concepts_in`).
+pub fn concept_name(i: u32) -> Option<&'static str> {
+    CONCEPTS.get(i as usize).map(|c| c.key)
+}
+
+/// The concepts of a bit set, by index.
+pub fn each(bits: u32) -> impl Iterator<Item = u32> {
+    (0..CONCEPTS.len() as u32).filter(move |i| bits & (1 << i) != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<&'static str> {
+        each(concepts_in(text)).filter_map(concept_name).collect()
+    }
+
+    #[test]
+    fn a_house_style_is_named_by_any_of_its_words() {
+        for text in [
+            "miles? we're in germany lol. km please",
+            "km/h like before pls",
+            "metric. always metric for this dataset",
+            "公里，不要英里",
+        ] {
+            assert!(names(text).contains(&"metric"), "{text}");
+        }
+        for text in [
+            "Bitte siezen",
+            "wieder du... Sie bitte",
+            "gesiezt!! Sie/Ihnen",
+            "これも敬体で",
+        ] {
+            assert_eq!(names(text), ["formal address"], "{text}");
+        }
+        assert_eq!(
+            names("flavour. optimised. british english!"),
+            ["British spelling"]
+        );
+        assert_eq!(
+            names("I've asked for 24-hour times twice now"),
+            ["24-hour time"]
+        );
+        assert_eq!(names("uv again please... uv add --dev"), ["uv"]);
+    }
+
+    #[test]
+    fn ordinary_words_name_no_concept() {
+        for text in [
+            "sie hat gesagt, dass es morgen regnet",
+            "go ahead and deploy",
+            "add zod to the project",
+            "what's the color of the button",
+            "",
+        ] {
+            assert!(names(text).is_empty(), "{text}: {:?}", names(text));
+        }
+    }
+
+    #[test]
+    fn concepts_fit_a_bit_set_and_a_long_text_reads_a_window() {
+        assert!(CONCEPTS.len() <= 32);
+        let long = format!("{} metric", "word ".repeat(1_000_000));
+        assert_eq!(concepts_in(&long), 0, "beyond the window");
+    }
+}
