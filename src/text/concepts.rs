@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::hash::FastBuild;
+use crate::text::chars;
 
 /// Bytes of a text read for its concepts: corrections name them early.
 pub const WINDOW_BYTES: usize = 600;
@@ -27,7 +28,11 @@ struct Concept {
     phrases: &'static str,
 }
 
-/// The concepts; at most 32 (a text's concepts are a bit set).
+/// In the word map: the word starts an ASCII phrase (no concept has this
+/// bit: there are fewer than 32).
+const STARTS_A_PHRASE: u32 = 1 << 31;
+
+/// The concepts; at most 31 (a text's concepts are a bit set).
 static CONCEPTS: &[Concept] = &[
     Concept {
         key: "metric",
@@ -38,14 +43,14 @@ static CONCEPTS: &[Concept] = &[
     },
     Concept {
         key: "imperial",
-        words: "imperial|miles|mph|fahrenheit|lbs|feet|inches|meilen|milles|millas|milhas|мил*",
+        words: "imperial|miles|mph|fahrenheit|lbs|feet|inches|meilen|milles|millas|milhas|миль|мили|милях|миля",
         phrases: "英里|华氏|マイル|華氏|°f",
     },
     Concept {
         key: "formal address",
-        words: "siezen|gesiezt|siezt|sie-form|vouvoyer|vouvoie|vouvoyez|vouvoiement|usted|ustedes|\
-                formell|förmlich",
-        phrases: "sie bitte|bitte sie|sie/ihnen|in der sie|на вы|敬体|です・ます|ですます|丁寧語|您",
+        words: "siezen|gesiezt|siezt|sie-form|sie/ihnen|vouvoyer|vouvoie|vouvoyez|vouvoiement|\
+                usted|ustedes|formell|förmlich",
+        phrases: "sie bitte|bitte sie|на вы|敬体|です・ます|ですます|丁寧語|您",
     },
     Concept {
         key: "informal address",
@@ -60,8 +65,8 @@ static CONCEPTS: &[Concept] = &[
     },
     Concept {
         key: "24-hour time",
-        words: "24h|24-hour|24hr|24-hours|24-stunden|am/pm",
-        phrases: "24 hour|24 heures|24 horas|24 часа|24小时|24時間|24-uhr|24 uhr",
+        words: "24h|24-hour|24hr|24-hours|24-stunden|24-uhr|am/pm",
+        phrases: "24 hour|24 heures|24 horas|24 uhr|24 часа|24小时|24時間",
     },
     Concept {
         key: "ISO dates",
@@ -93,9 +98,16 @@ static CONCEPTS: &[Concept] = &[
 struct Index {
     /// Whole word → the concepts it names.
     words: HashMap<&'static str, u32, FastBuild>,
+    /// A bit per (length, first two bytes) of some word: most words of
+    /// prose miss it and need no hash lookup.
+    sieve: [u64; 16],
     /// Prefix → concepts (few: Russian stems).
     prefixes: Vec<(&'static str, u32)>,
-    phrases: Vec<(&'static str, u32)>,
+    /// Phrases of ASCII words, searched only in a text holding their first
+    /// word ("sie bitte" where "sie" is a word).
+    ascii: Vec<(&'static str, &'static str, u32)>,
+    /// The rest, searched only in a text that is not all ASCII.
+    other: Vec<(&'static str, u32)>,
 }
 
 fn index() -> &'static Index {
@@ -103,53 +115,139 @@ fn index() -> &'static Index {
     INDEX.get_or_init(|| {
         let mut idx = Index {
             words: HashMap::default(),
+            sieve: [0; 16],
             prefixes: Vec::new(),
-            phrases: Vec::new(),
+            ascii: Vec::new(),
+            other: Vec::new(),
         };
         for (i, c) in CONCEPTS.iter().enumerate() {
             let bit = 1u32 << i;
             for w in c.words.split('|').filter(|w| !w.is_empty()) {
                 match w.strip_suffix('*') {
                     Some(p) => idx.prefixes.push((p, bit)),
-                    None => *idx.words.entry(w).or_default() |= bit,
+                    None => {
+                        *idx.words.entry(w).or_default() |= bit;
+                        let k = sieve_key(w.as_bytes());
+                        idx.sieve[k / 64] |= 1 << (k % 64);
+                    }
                 }
             }
             for p in c.phrases.split('|').filter(|p| !p.is_empty()) {
-                idx.phrases.push((p, bit));
+                match p.split_once(' ') {
+                    Some((first, _)) if p.is_ascii() => {
+                        idx.ascii.push((first, p, bit));
+                        *idx.words.entry(first).or_default() |= STARTS_A_PHRASE;
+                        let k = sieve_key(first.as_bytes());
+                        idx.sieve[k / 64] |= 1 << (k % 64);
+                    }
+                    _ => idx.other.push((p, bit)),
+                }
             }
         }
         idx
     })
 }
 
-/// A word of a concept: letters, digits and the joiners a unit or a format
-/// keeps ("km/h", "24-hour", "sie-form").
-fn in_word(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '-' | '/')
+/// Where a word (its bytes, either case) falls in the sieve.
+fn sieve_key(b: &[u8]) -> usize {
+    let at = |i: usize| usize::from(b.get(i).copied().unwrap_or(0).to_ascii_lowercase());
+    (at(0) * 31 + at(1) * 7 + b.len() * 131) % 1024
+}
+
+impl Index {
+    /// Whether an ASCII word may be in the word map.
+    fn sifts(&self, w: &[u8]) -> bool {
+        let k = sieve_key(w);
+        self.sieve[k / 64] & (1 << (k % 64)) != 0
+    }
+}
+
+/// A byte of a word: ASCII letters and digits, the joiners a unit or a
+/// format keeps ("km/h", "24-hour", "sie-form"), and any byte of a
+/// non-ASCII character (trimmed of punctuation after).
+fn in_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'/') || !b.is_ascii()
+}
+
+/// The words of `text`, split on ASCII bytes (so each is valid UTF-8).
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() && !in_word(bytes[at]) {
+            at += 1;
+        }
+        let start = at;
+        while at < bytes.len() && in_word(bytes[at]) {
+            at += 1;
+        }
+        (at > start).then(|| text.get(start..at).unwrap_or(""))
+    })
 }
 
 /// The concepts `text` names, as a bit set (bit `i` is concept `i`).
+/// Called on every answer, so the common case (English prose naming no
+/// style) costs one pass of word lookups and no phrase search.
 pub fn concepts_in(text: &str) -> u32 {
     let window = &text[..text.floor_char_boundary(WINDOW_BYTES.min(text.len()))];
-    let lower = window.to_lowercase();
     let idx = index();
     let mut found = 0u32;
-    for word in lower.split(|c: char| !in_word(c)) {
-        let word = word.trim_matches(|c| matches!(c, '-' | '/'));
-        if word.is_empty() {
+    let mut lower = String::new();
+    let mut starts: Vec<&str> = Vec::new();
+    for raw in words(window) {
+        let ascii = raw.is_ascii();
+        // ASCII words (most of them) meet the sieve before any work.
+        if ascii {
+            let w = raw.trim_matches(['-', '/']);
+            if w.is_empty() || w.len() > 24 || !idx.sifts(w.as_bytes()) {
+                continue;
+            }
+        }
+        let word = raw.trim_matches(|c: char| {
+            matches!(c, '-' | '/') || !c.is_ascii() && !chars::is_alphanumeric(c)
+        });
+        if word.is_empty() || word.len() > 24 {
             continue;
         }
+        let word = if word
+            .bytes()
+            .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+        {
+            lower.clear();
+            lower.extend(word.chars().flat_map(char::to_lowercase));
+            lower.as_str()
+        } else {
+            word
+        };
         if let Some(&bits) = idx.words.get(word) {
-            found |= bits;
+            found |= bits & !STARTS_A_PHRASE;
+            if bits & STARTS_A_PHRASE != 0 {
+                for &(first, p, _) in &idx.ascii {
+                    if first == word && !starts.contains(&p) {
+                        starts.push(p);
+                    }
+                }
+            }
         }
-        for &(p, bit) in &idx.prefixes {
-            if word.starts_with(p) {
-                found |= bit;
+        if !ascii {
+            for &(p, bit) in &idx.prefixes {
+                if word.starts_with(p) {
+                    found |= bit;
+                }
             }
         }
     }
-    for &(p, bit) in &idx.phrases {
-        if found & bit == 0 && lower.contains(p) {
+    let all_ascii = window.is_ascii();
+    if starts.is_empty() && all_ascii {
+        return found;
+    }
+    let text = window.to_lowercase();
+    let ascii = idx.ascii.iter().filter(|(_, p, _)| starts.contains(p));
+    let phrases = ascii
+        .map(|&(_, p, bit)| (p, bit))
+        .chain(idx.other.iter().copied().filter(|_| !all_ascii));
+    for (p, bit) in phrases {
+        if found & bit == 0 && text.contains(p) {
             found |= bit;
         }
     }
@@ -218,7 +316,7 @@ mod tests {
 
     #[test]
     fn concepts_fit_a_bit_set_and_a_long_text_reads_a_window() {
-        assert!(CONCEPTS.len() <= 32);
+        assert!(CONCEPTS.len() < 32);
         let long = format!("{} metric", "word ".repeat(1_000_000));
         assert_eq!(concepts_in(&long), 0, "beyond the window");
     }
