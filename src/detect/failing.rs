@@ -140,10 +140,23 @@ pub fn read_reply(reply: &str) -> ReplyRead<'_> {
     let mut prev_kind = 0u8;
     let is_word = |c: char| c.is_alphanumeric() || c == '\'' || c == '\u{2019}';
     let mut at = 0;
+    // Inside quotation marks: a drafted letter's "Leider können wir Ihnen
+    // keine Zusage geben" is the user's text, not the agent refusing.
+    let mut quoted = false;
     for piece in head.split_inclusive(|c: char| !is_word(c)) {
         let start = at;
         at += piece.len();
         let w = piece.trim_end_matches(|c: char| !is_word(c));
+        let in_quote = quoted;
+        if let Some(c) = piece.chars().next_back().filter(|&c| !is_word(c)) {
+            quoted = match c {
+                '"' => !quoted,
+                '„' | '«' | '「' | '『' => true,
+                '»' | '」' | '』' | '”' => false,
+                '“' => !quoted,
+                _ => quoted,
+            };
+        }
         if w.is_empty() {
             continue;
         }
@@ -201,7 +214,7 @@ pub fn read_reply(reply: &str) -> ReplyRead<'_> {
         if failed && failure_at.is_none() {
             pending = Some(start);
         }
-        refused |= kind & REFUSES != 0 || pair(REFUSED_PAIRS);
+        refused |= !in_quote && (kind & REFUSES != 0 || pair(REFUSED_PAIRS));
         prev_kind = kind;
         std::mem::swap(&mut prev, &mut word);
     }
@@ -560,6 +573,22 @@ mod tests {
         );
         assert!(read_reply("部署失败了").failure.is_some());
         assert!(!read_reply("Here is the refactored function.").refused);
+        // A drafted letter that declines is the user's text, not a refusal.
+        for letter in [
+            "„Liebe Frau Demir, leider haben wir uns für eine andere Kandidatin entschieden.“",
+            "Draft: \"Unfortunately, we cannot offer you the position.\" Want changes?",
+            "Voici : « Malheureusement, nous ne pouvons pas donner suite. »",
+        ] {
+            assert!(!read_reply(letter).refused, "{letter}");
+        }
+        assert!(read_reply("Unfortunately I can't send \"that\" email for you.").refused);
+        for unquoted in [
+            "Liebe Frau Demir, leider haben wir uns für eine andere Kandidatin entschieden.",
+            "Draft: Unfortunately, we cannot offer you the position. Want changes?",
+            "Voici : Malheureusement, nous ne pouvons pas donner suite.",
+        ] {
+            assert!(read_reply(unquoted).refused, "{unquoted}");
+        }
         assert_eq!(
             read_reply("I added error handling and clearer error messages.").failure,
             None
