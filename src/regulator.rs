@@ -17,6 +17,7 @@ use crate::detect::corrections::rules::{Dismissal, LearnedRule};
 use crate::detect::corrections::{self, MAX_TEXT_CHARS, Record, Source};
 use crate::detect::drift;
 use crate::detect::incidents;
+use crate::detect::insist;
 use crate::detect::markers;
 use crate::detect::preferences::{MAX_PREFERENCE_CHARS, Preference};
 use crate::detect::scope::task_tokens;
@@ -534,15 +535,14 @@ impl Regulator {
             return;
         }
         let turn = s.turns.saturating_add(1);
-        let Some(found) = s.insistence.read(
-            task,
-            message,
-            &r.keywords,
-            r.concepts,
-            &l.topic,
-            turn,
-            reacts,
-        ) else {
+        let answer = insist::Answer {
+            keywords: &r.keywords,
+            concepts: r.concepts,
+        };
+        let Some(found) = s
+            .insistence
+            .read(task, message, answer, &l.topic, turn, reacts)
+        else {
             return;
         };
         // Thanks or an acceptance insists on nothing ("Thank you. I'll

@@ -32,6 +32,14 @@ pub struct Raised {
 #[serde(transparent)]
 pub struct Insistence(pub Vec<Raised>);
 
+/// The answer a message follows: its keywords and the house styles it
+/// follows (`text::concepts`).
+#[derive(Clone, Copy)]
+pub struct Answer<'a> {
+    pub keywords: &'a KeywordBag,
+    pub concepts: u32,
+}
+
 /// What a message insists on: the earlier message to file as well, if any.
 pub struct Insisted {
     pub earlier: Option<(String, String)>,
@@ -44,9 +52,7 @@ fn words(task: &KeywordBag) -> Vec<&str> {
     let generic = crate::detect::corrections::rules::generic();
     let mut out: Vec<(&str, u32)> = task
         .iter()
-        .filter(|(s, _, _)| {
-            s.chars().count() >= 3 || s.chars().all(is_cjk) || crate::text::is_tech_term(s)
-        })
+        .filter(|(s, _, _)| s.chars().count() >= 3 || s.chars().all(is_cjk))
         .filter(|(s, _, _)| !crate::text::topic::NOT_TOPICS.contains(s) && !generic.contains(*s))
         .map(|(s, _, n)| (s, n))
         .collect();
@@ -61,13 +67,11 @@ impl Insistence {
     /// the message came soon after that answer, so if it is the first time,
     /// it may be filed later as a correction (a new request minutes later
     /// is not one).
-    #[allow(clippy::too_many_arguments)]
     pub fn read(
         &mut self,
         task: &KeywordBag,
         message: &str,
-        answer: &KeywordBag,
-        answer_concepts: u32,
+        answer: Answer<'_>,
         topic: &str,
         turn: u64,
         reacts: bool,
@@ -75,13 +79,13 @@ impl Insistence {
         let mut found: Option<Insisted> = None;
         // The house styles it names that the answer did not follow ("km
         // please" after an answer in miles), each as one word.
-        let styles: Vec<String> = concepts::each(concepts::concepts_in(message) & !answer_concepts)
+        let styles: Vec<String> = concepts::each(concepts::concepts_in(message) & !answer.concepts)
             .filter_map(concepts::concept_name)
             .map(concept_word)
             .collect();
         let words = words(task)
             .into_iter()
-            .filter(|stem| !answer.contains_stem(stem))
+            .filter(|stem| !answer.keywords.contains_stem(stem))
             .chain(styles.iter().map(String::as_str));
         for stem in words {
             let at = self.0.iter().position(|r| r.stem == stem);
@@ -130,6 +134,14 @@ impl Insistence {
 mod tests {
     use super::*;
 
+    /// An answer that follows no house style.
+    fn plain(keywords: &KeywordBag) -> Answer<'_> {
+        Answer {
+            keywords,
+            concepts: 0,
+        }
+    }
+
     #[test]
     fn a_word_raised_again_after_answers_that_left_it_out_is_insisted_on() {
         let mut ins = Insistence::default();
@@ -145,7 +157,14 @@ mod tests {
         ];
         let mut hits = Vec::new();
         for (t, (msg, answer)) in turns.iter().enumerate() {
-            let got = ins.read(&bag(msg), msg, &bag(answer), 0, "deps", t as u64 + 1, true);
+            let got = ins.read(
+                &bag(msg),
+                msg,
+                plain(&bag(answer)),
+                "deps",
+                t as u64 + 1,
+                true,
+            );
             hits.push(got.map(|g| g.earlier.map(|(text, _)| text)));
         }
         assert_eq!(hits[..3], [None, None, None]);
@@ -161,16 +180,22 @@ mod tests {
         let mut ins = Insistence::default();
         let bag = KeywordBag::from_text;
         assert!(
-            ins.read(&bag("book the insurance"), "", &bag("hi"), 0, "t", 1, true)
-                .is_none()
+            ins.read(
+                &bag("book the insurance"),
+                "",
+                plain(&bag("hi")),
+                "t",
+                1,
+                true
+            )
+            .is_none()
         );
         let answer = bag("I added the insurance to your booking.");
         assert!(
             ins.read(
                 &bag("thanks, is the insurance refundable?"),
                 "",
-                &answer,
-                0,
+                plain(&answer),
                 "t",
                 2,
                 true

@@ -274,9 +274,7 @@ fn words(text: &str) -> Vec<(String, String)> {
     let generic = generic();
     let mut out: Vec<(String, String)> = bag
         .iter()
-        .filter(|(s, _, _)| {
-            s.chars().count() >= 3 || s.chars().all(is_cjk) || crate::text::is_tech_term(s)
-        })
+        .filter(|(s, _, _)| s.chars().count() >= 3 || s.chars().all(is_cjk))
         .filter(|(s, _, _)| !generic.contains(*s))
         .take(MAX_WORDS)
         .map(|(s, surface, _)| (s.to_string(), surface.to_lowercase()))
