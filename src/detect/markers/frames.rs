@@ -428,8 +428,10 @@ pub(super) mod tests {
                 f.text
             );
             for (k, slot) in slot_texts(f.text).enumerate() {
+                let mut seen = std::collections::HashSet::new();
                 for alt in pieces(slot) {
                     let at = format!("{name}/{}: {alt:?} in {:?}", f.lang, f.text);
+                    assert!(seen.insert(alt), "{at} listed twice in its slot");
                     assert!(k > 0 || !alt.is_empty(), "{at}: optional first slot");
                     assert_eq!(alt, alt.to_lowercase(), "{at} not lowercase");
                     assert!(!alt.contains(['\u{2019}', '\u{2018}']), "{at} curly");

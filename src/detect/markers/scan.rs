@@ -65,54 +65,57 @@ fn praise() -> &'static [Frame] {
     FRAMES.get_or_init(|| [Frame::new("en", spaced), Frame::new("zh", cjk)])
 }
 
+/// Every family with its frames.
+fn families() -> [(u8, &'static [Frame]); 41] {
+    [
+        (fam::DOUBTS, doubt::DOUBTS),
+        (fam::CIRCLING, doubt::CIRCLING),
+        (fam::SURPRISE, doubt::SURPRISE),
+        (fam::GLAD, doubt::GLAD),
+        (fam::GO_AHEAD, doubt::GO_AHEAD),
+        (fam::DOCS, doubt::DOCS),
+        (fam::DISBELIEF, doubt::DISBELIEF),
+        (fam::ASKS_BACK, doubt::ASKS_BACK),
+        (fam::TRIED, doubt::TRIED),
+        (fam::TIMES, doubt::TIMES),
+        (fam::STATED, doubt::STATED),
+        (fam::REPORTS, report::REPORTS),
+        (fam::UNCHANGED, report::UNCHANGED),
+        (fam::PERSISTS, report::PERSISTS),
+        (fam::STOPPED, report::STOPPED),
+        (fam::FINE, report::FINE),
+        (fam::GONE, report::GONE),
+        (fam::FAILURE_NOUNS, report::FAILURE_NOUNS),
+        (fam::ELSEWHERE, report::ELSEWHERE),
+        (fam::OTHERS, report::OTHERS),
+        (fam::MY_SIDE, report::MY_SIDE),
+        (fam::BUT, report::BUT),
+        (fam::BROKEN, report::BROKEN),
+        (fam::TURNS, report::TURNS),
+        (fam::SAME, report::SAME),
+        (fam::AGAIN, report::AGAIN),
+        (fam::PLEASE, report::PLEASE),
+        (fam::ANSWERED, report::ANSWERED),
+        (fam::STILL, report::STILL),
+        (fam::OLD, report::OLD),
+        (fam::MEANT, redirect::MEANT),
+        (fam::PRAISE, praise()),
+        (fam::YES, accept::YES),
+        (fam::TURN, accept::TURN),
+        (fam::PASTED, report::PASTED),
+        (fam::OWN, report::OWN),
+        (fam::FOLLOWED, report::FOLLOWED),
+        (fam::THEN, report::THEN),
+        (fam::SWITCH, switch::SWITCH),
+        (fam::ASKED, redirect::ASKED),
+        (fam::AGAINST, redirect::AGAINST),
+    ]
+}
+
 /// The frames of every family, indexed once.
 fn set() -> &'static FrameSet {
     static SET: OnceLock<FrameSet> = OnceLock::new();
-    SET.get_or_init(|| {
-        FrameSet::new(&[
-            (fam::DOUBTS, doubt::DOUBTS),
-            (fam::CIRCLING, doubt::CIRCLING),
-            (fam::SURPRISE, doubt::SURPRISE),
-            (fam::GLAD, doubt::GLAD),
-            (fam::GO_AHEAD, doubt::GO_AHEAD),
-            (fam::DOCS, doubt::DOCS),
-            (fam::DISBELIEF, doubt::DISBELIEF),
-            (fam::ASKS_BACK, doubt::ASKS_BACK),
-            (fam::TRIED, doubt::TRIED),
-            (fam::TIMES, doubt::TIMES),
-            (fam::STATED, doubt::STATED),
-            (fam::REPORTS, report::REPORTS),
-            (fam::UNCHANGED, report::UNCHANGED),
-            (fam::PERSISTS, report::PERSISTS),
-            (fam::STOPPED, report::STOPPED),
-            (fam::FINE, report::FINE),
-            (fam::GONE, report::GONE),
-            (fam::FAILURE_NOUNS, report::FAILURE_NOUNS),
-            (fam::ELSEWHERE, report::ELSEWHERE),
-            (fam::OTHERS, report::OTHERS),
-            (fam::MY_SIDE, report::MY_SIDE),
-            (fam::BUT, report::BUT),
-            (fam::BROKEN, report::BROKEN),
-            (fam::TURNS, report::TURNS),
-            (fam::SAME, report::SAME),
-            (fam::AGAIN, report::AGAIN),
-            (fam::PLEASE, report::PLEASE),
-            (fam::ANSWERED, report::ANSWERED),
-            (fam::STILL, report::STILL),
-            (fam::OLD, report::OLD),
-            (fam::MEANT, redirect::MEANT),
-            (fam::PRAISE, praise()),
-            (fam::YES, accept::YES),
-            (fam::TURN, accept::TURN),
-            (fam::PASTED, report::PASTED),
-            (fam::OWN, report::OWN),
-            (fam::FOLLOWED, report::FOLLOWED),
-            (fam::THEN, report::THEN),
-            (fam::SWITCH, switch::SWITCH),
-            (fam::ASKED, redirect::ASKED),
-            (fam::AGAINST, redirect::AGAINST),
-        ])
-    })
+    SET.get_or_init(|| FrameSet::new(&families()))
 }
 
 /// Every frame family found in normalised reply `t`.
@@ -146,6 +149,13 @@ pub(super) fn glad(found: &Found, from: usize, to: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_family_is_written_as_normalised_text() {
+        for (f, frames) in families() {
+            crate::detect::markers::frames::tests::check(&format!("family {f}"), frames);
+        }
+    }
 
     #[test]
     fn every_family_number_fits_a_scan() {
