@@ -79,10 +79,10 @@ impl Insistence {
         let mut found: Option<Insisted> = None;
         // The house styles it names that the answer did not follow ("km
         // please" after an answer in miles), each as one word.
-        let styles: Vec<String> = concepts::each(concepts::concepts_in(message) & !answer.concepts)
-            .filter_map(concepts::concept_name)
-            .map(concept_word)
-            .collect();
+        let styles: Vec<String> =
+            concepts::names(concepts::concepts_in(message) & !answer.concepts)
+                .map(concept_word)
+                .collect();
         let words = words(task)
             .into_iter()
             .filter(|stem| !answer.keywords.contains_stem(stem))

@@ -125,20 +125,14 @@ fn index() -> &'static Index {
             for w in c.words.split('|').filter(|w| !w.is_empty()) {
                 match w.strip_suffix('*') {
                     Some(p) => idx.prefixes.push((p, bit)),
-                    None => {
-                        *idx.words.entry(w).or_default() |= bit;
-                        let k = sieve_key(w.as_bytes());
-                        idx.sieve[k / 64] |= 1 << (k % 64);
-                    }
+                    None => idx.add_word(w, bit),
                 }
             }
             for p in c.phrases.split('|').filter(|p| !p.is_empty()) {
                 match p.split_once(' ') {
                     Some((first, _)) if p.is_ascii() => {
                         idx.ascii.push((first, p, bit));
-                        *idx.words.entry(first).or_default() |= STARTS_A_PHRASE;
-                        let k = sieve_key(first.as_bytes());
-                        idx.sieve[k / 64] |= 1 << (k % 64);
+                        idx.add_word(first, STARTS_A_PHRASE);
                     }
                     _ => idx.other.push((p, bit)),
                 }
@@ -155,6 +149,13 @@ fn sieve_key(b: &[u8]) -> usize {
 }
 
 impl Index {
+    /// Adds `bits` to word `w`, in the map and the sieve.
+    fn add_word(&mut self, w: &'static str, bits: u32) {
+        *self.words.entry(w).or_default() |= bits;
+        let k = sieve_key(w.as_bytes());
+        self.sieve[k / 64] |= 1 << (k % 64);
+    }
+
     /// Whether an ASCII word may be in the word map.
     fn sifts(&self, w: &[u8]) -> bool {
         let k = sieve_key(w);
@@ -196,17 +197,15 @@ pub fn concepts_in(text: &str) -> u32 {
     let mut starts: Vec<&str> = Vec::new();
     for raw in words(window) {
         let ascii = raw.is_ascii();
-        // ASCII words (most of them) meet the sieve before any work.
-        if ascii {
-            let w = raw.trim_matches(['-', '/']);
-            if w.is_empty() || w.len() > 24 || !idx.sifts(w.as_bytes()) {
-                continue;
-            }
-        }
-        let word = raw.trim_matches(|c: char| {
-            matches!(c, '-' | '/') || !c.is_ascii() && !chars::is_alphanumeric(c)
-        });
-        if word.is_empty() || word.len() > 24 {
+        let word = if ascii {
+            raw.trim_matches(['-', '/'])
+        } else {
+            raw.trim_matches(|c: char| {
+                matches!(c, '-' | '/') || !c.is_ascii() && !chars::is_alphanumeric(c)
+            })
+        };
+        // ASCII words (most of them) meet the sieve before any other work.
+        if word.is_empty() || word.len() > 24 || ascii && !idx.sifts(word.as_bytes()) {
             continue;
         }
         let word = if word
@@ -254,22 +253,20 @@ pub fn concepts_in(text: &str) -> u32 {
     found
 }
 
-/// The name of concept `i` (a bit of `concepts_in`).
-pub fn concept_name(i: u32) -> Option<&'static str> {
-    CONCEPTS.get(i as usize).map(|c| c.key)
-}
-
-/// The concepts of a bit set, by index.
-pub fn each(bits: u32) -> impl Iterator<Item = u32> {
-    (0..CONCEPTS.len() as u32).filter(move |i| bits & (1 << i) != 0)
+/// The names of the concepts in a bit set of `concepts_in`.
+pub fn names(bits: u32) -> impl Iterator<Item = &'static str> {
+    (0u32..)
+        .zip(CONCEPTS)
+        .filter(move |(i, _)| bits & (1 << i) != 0)
+        .map(|(_, c)| c.key)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn names(text: &str) -> Vec<&'static str> {
-        each(concepts_in(text)).filter_map(concept_name).collect()
+    fn named(text: &str) -> Vec<&'static str> {
+        names(concepts_in(text)).collect()
     }
 
     #[test]
@@ -280,7 +277,7 @@ mod tests {
             "metric. always metric for this dataset",
             "公里，不要英里",
         ] {
-            assert!(names(text).contains(&"metric"), "{text}");
+            assert!(named(text).contains(&"metric"), "{text}");
         }
         for text in [
             "Bitte siezen",
@@ -288,17 +285,17 @@ mod tests {
             "gesiezt!! Sie/Ihnen",
             "これも敬体で",
         ] {
-            assert_eq!(names(text), ["formal address"], "{text}");
+            assert_eq!(named(text), ["formal address"], "{text}");
         }
         assert_eq!(
-            names("flavour. optimised. british english!"),
+            named("flavour. optimised. british english!"),
             ["British spelling"]
         );
         assert_eq!(
-            names("I've asked for 24-hour times twice now"),
+            named("I've asked for 24-hour times twice now"),
             ["24-hour time"]
         );
-        assert_eq!(names("uv again please... uv add --dev"), ["uv"]);
+        assert_eq!(named("uv again please... uv add --dev"), ["uv"]);
     }
 
     #[test]
@@ -310,7 +307,7 @@ mod tests {
             "what's the color of the button",
             "",
         ] {
-            assert!(names(text).is_empty(), "{text}: {:?}", names(text));
+            assert!(named(text).is_empty(), "{text}: {:?}", named(text));
         }
     }
 

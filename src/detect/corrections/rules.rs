@@ -280,10 +280,9 @@ fn words(text: &str) -> Vec<(String, String)> {
         .map(|(s, surface, _)| (s.to_string(), surface.to_lowercase()))
         .collect();
     // The house style it names, whatever word it used ("km", "metric").
-    out.extend(concepts::each(concepts::concepts_in(head)).filter_map(|i| {
-        let name = concepts::concept_name(i)?;
-        Some((concept_word(name), name.to_string()))
-    }));
+    out.extend(
+        concepts::names(concepts::concepts_in(head)).map(|n| (concept_word(n), n.to_string())),
+    );
     out
 }
 

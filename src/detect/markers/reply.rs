@@ -413,9 +413,8 @@ pub(super) const LANGS: &[Words] = &[
             "пропал*",
             "исчез*",
             "refused",
-            // What an answer's command or query destroyed.
-            // Destroyed: the user's things or all of them, not "wiped the
-            // cache" (often what was wanted).
+            // What an answer's command or query destroyed: the user's things
+            // or all of them, not "wiped the cache" (often what was wanted).
             "deleted my",
             "deleted all",
             "deleted everything",
