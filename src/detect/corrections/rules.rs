@@ -199,70 +199,30 @@ const GENERIC: &[&str] = &[
     "снова",
     "опять",
     "неправильно",
-    // Function words of the other languages (the stop list is English):
-    // "pour" is in every French correction and names nothing.
-    "pour",
-    "dans",
-    "avec",
-    "les",
-    "des",
-    "une",
-    "est",
-    "pas",
-    "que",
-    "qui",
-    "sur",
-    "par",
-    "mais",
+    // Function words of the other languages that drift's list
+    // (`drift::FUNCTION_WORDS`, also generic here) lacks.
     "fois",
     "c'est",
-    "cette",
-    "für",
-    "und",
-    "die",
-    "der",
-    "das",
-    "ein",
-    "eine",
-    "mit",
-    "ist",
-    "nicht",
-    "auch",
-    "noch",
     "jetzt",
-    "auf",
-    "den",
-    "dem",
-    "para",
-    "por",
-    "con",
-    "los",
-    "las",
-    "una",
-    "del",
-    "pero",
-    "esto",
-    "esta",
-    "este",
-    "com",
-    "não",
-    "isso",
     "dos",
     "mas",
-    "для",
-    "что",
-    "это",
-    "как",
     "все",
-    "так",
     "ещё",
     "еще",
 ];
 
-/// The stems of `GENERIC`, as the bags make them.
+/// The stems of `GENERIC` and of the other languages' function words
+/// (the stop list is English: "pour" is in every French correction and
+/// names nothing), as the bags make them.
 pub(crate) fn generic() -> &'static HashSet<String, FastBuild> {
     static SET: OnceLock<HashSet<String, FastBuild>> = OnceLock::new();
-    SET.get_or_init(|| GENERIC.iter().flat_map(|w| KeywordBag::stems(w)).collect())
+    SET.get_or_init(|| {
+        GENERIC
+            .iter()
+            .chain(crate::detect::drift::FUNCTION_WORDS)
+            .flat_map(|w| KeywordBag::stems(w))
+            .collect()
+    })
 }
 
 /// The words of a correction that may name what it corrects: stems of at

@@ -47,6 +47,7 @@ pub use negation::Limits;
 use scan::{Hit, Hits, KeyTable, Scanned};
 use std::sync::OnceLock;
 use tech::{ruled_out_tech, sibling_tech, sibling_words, tech_in};
+pub(crate) use words::FUNCTION_WORDS;
 use words::{SYNONYMS, WordTable, low_weight};
 
 /// What made the answer drift.

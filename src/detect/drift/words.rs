@@ -821,7 +821,7 @@ pub(super) type WordTable = HashMap<&'static str, u64, FastBuild>;
 
 /// Function words of the other supported languages (the English ones are
 /// already stop words), so they do not count as unanchored content.
-pub(super) const FUNCTION_WORDS: &[&str] = &[
+pub(crate) const FUNCTION_WORDS: &[&str] = &[
     "que",
     "para",
     "una",
