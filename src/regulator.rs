@@ -33,6 +33,12 @@ use crate::state::{
 use crate::text::Scratch;
 use crate::text::{KeywordBag, TopicIndex, redact_secrets, topic_key, truncate_chars};
 
+/// A retry in other words comes this soon after the answer it retries: a
+/// glance shows the answer missed. A follow-up comes after reading it.
+const QUICK_RETRY_MS: u64 = 30_000;
+/// A retry in other words is short: a longer message asks something new.
+const RETRY_STEMS: usize = 8;
+
 /// What seeds record ids: a value, or a source read once, for the first id.
 #[derive(Debug, Clone, Copy)]
 enum IdSeed {
@@ -464,8 +470,7 @@ impl Regulator {
         let pushback = self.config.markers && self.on_markers(message, at_ms);
         self.on_insistence(&task, message, at_ms);
         if pushback {
-            let last = self.session.turns;
-            self.session.failing.user_says_failed(last);
+            self.user_says_failed(crate::detect::failing::read_reply(message).failure);
         }
         // Pushing back on an answer continues its task: keep that topic rather
         // than one made of the complaint's own words.
@@ -550,7 +555,11 @@ impl Regulator {
         if markers::opens_with_thanks(message) {
             return;
         }
-        self.file_implicit(message, at_ms);
+        // A new request minutes later names its subject again; it corrects
+        // no answer.
+        if reacts {
+            self.file_implicit(message, at_ms);
+        }
         // The earlier message, unless it was filed already (as a retry).
         if let Some((text, topic)) = found.earlier {
             let text = clean_text(&text);
@@ -563,6 +572,16 @@ impl Regulator {
                 self.add_record(&topic, &text, Source::Implicit, at_ms);
             }
         }
+    }
+
+    /// The user says the last turn failed (pushback, or a correction of its
+    /// answer), maybe naming the error (`failure`: "still 401 Unauthorized").
+    fn user_says_failed(&mut self, failure: Option<&str>) {
+        let Some(last) = self.session.last_response.as_ref() else {
+            return;
+        };
+        let (turn, topic) = (last.turn, last.topic.clone());
+        self.session.failing.user_says_failed(turn, &topic, failure);
     }
 
     /// Files `message` as the implicit correction of the last response (once).
@@ -671,7 +690,7 @@ impl Regulator {
             && last.implicit_id.is_none()
             && !last.explicit
             && !answered_a_question
-            && self.rewords_a_recent_request(task)
+            && self.rewords_a_recent_request(task, at_ms)
     }
 
     /// Whether `task` rewords the last request or one of the few before it
@@ -680,14 +699,35 @@ impl Regulator {
     /// long message that repeats a short request's words and goes on ("I
     /// understand. In the meantime, can I cancel the flights that have only
     /// one passenger?") asks something new.
-    fn rewords_a_recent_request(&self, task: &KeywordBag) -> bool {
+    fn rewords_a_recent_request(&self, task: &KeywordBag, at_ms: Option<u64>) -> bool {
         let s = &self.session;
         let recent = || std::iter::once(&s.task).chain(s.context.iter());
         let known = task
             .iter()
             .filter(|(st, _, _)| recent().any(|old| old.contains_stem(st)))
             .count();
-        2 * known >= task.len() && recent().any(|old| rephrases(task, old))
+        if 2 * known >= task.len() && recent().any(|old| rephrases(task, old)) {
+            return true;
+        }
+        // Or asks about the last request's thing again in other words
+        // ("i want to uncommit the last commit and keep my edits" after
+        // "undo last commit but keep the changes"), quickly, taking nothing
+        // from the answer: a follow-up builds on what the answer said. After
+        // a refusal, asking again argues with a decision instead.
+        let Some(answer) = s.response.as_ref().filter(|r| !r.refused) else {
+            return false;
+        };
+        let quick = self
+            .since_answer(at_ms)
+            .is_some_and(|dt| dt <= QUICK_RETRY_MS);
+        let object = s.topic.split('+').any(|st| task.contains_stem(st));
+        let builds = task.iter().any(|(st, _, _)| {
+            answer.keywords.contains_stem(st) && !recent().any(|o| o.contains_stem(st))
+        });
+        // Asking again repeats about as much as it adds; "now add retries
+        // and a timeout to fetch_user and write tests" adds more.
+        let added = task.len() - known;
+        quick && object && !builds && added <= known + 1 && task.len() <= RETRY_STEMS
     }
 
     /// Whether `at_ms` is within the implicit-correction window of the last
@@ -775,6 +815,14 @@ impl Regulator {
         };
         let topic = last.topic.clone();
         let was_explicit = std::mem::replace(&mut last.explicit, true);
+        // Only a correction that names a failure says the turn failed.
+        let failure = crate::detect::failing::read_reply(message).failure;
+        if failure.is_some() {
+            self.user_says_failed(failure);
+        }
+        let Some(last) = self.session.last_response.as_mut() else {
+            return;
+        };
         let implicit = last.implicit_id.take().filter(|_| !was_explicit);
         // The user said this answer was wrong: pushback towards an incident,
         // once per answer.

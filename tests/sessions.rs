@@ -17,6 +17,14 @@ fn play(r: &mut Regulator, turns: &[(&str, &str)]) {
     }
 }
 
+/// Plays (time, message, answer) turns, each answered 4 s after it.
+fn play_timed(r: &mut Regulator, turns: &[(u64, &str, &str)]) {
+    for &(at, msg, answer) in turns {
+        start_at(r, msg, at);
+        complete_at(r, answer, at + 4_000);
+    }
+}
+
 fn incident_turns(r: &Regulator) -> Option<Vec<u64>> {
     r.decide().concerns.into_iter().find_map(|c| match c {
         Verdict::Incident { evidence_turns, .. } => Some(evidence_turns),
@@ -297,5 +305,153 @@ fn again_insists_even_after_an_answer_that_asked_something() {
     assert!(
         rules.iter().any(|l| l.about.iter().any(|w| w == "uv")),
         "{rules:?}"
+    );
+}
+
+#[test]
+fn quick_retries_in_other_words_are_corrections() {
+    let run = |third_at: u64| {
+        let mut r = reg(Config::default());
+        start_at(
+            &mut r,
+            "how do i undo my last git commit but keep my changes",
+            0,
+        );
+        complete_at(&mut r, "Run `git reset --hard HEAD~1` to drop it.", 3_000);
+        start_at(
+            &mut r,
+            "undo last commit but keep the changes in my working dir?",
+            13_000,
+        );
+        complete_at(&mut r, "Use `git revert HEAD`, which is safe.", 16_000);
+        // Hardly a word of the earlier requests, nothing from the answer.
+        start_at(
+            &mut r,
+            "i want to uncommit the last commit and keep my edits",
+            third_at,
+        );
+        r.corrections().count()
+    };
+    assert_eq!(run(33_000), 2, "a glance, and the same question again");
+    assert_eq!(run(16_000 + 5 * MINUTE), 1, "minutes later: a new question");
+}
+
+#[test]
+fn a_follow_up_that_builds_on_the_answer_is_no_retry() {
+    let mut r = reg(Config::default());
+    start_at(
+        &mut r,
+        "how do i undo my last git commit but keep my changes",
+        0,
+    );
+    complete_at(
+        &mut r,
+        "`git reset --soft HEAD~1` moves the branch back and keeps your changes staged.",
+        3_000,
+    );
+    start_at(
+        &mut r,
+        "and if that commit was already pushed to the branch?",
+        12_000,
+    );
+    assert_eq!(r.corrections().count(), 0);
+}
+
+#[test]
+fn a_new_request_minutes_later_naming_its_subject_again_corrects_nothing() {
+    let mut r = reg(Config::default());
+    let turns = [
+        (
+            0,
+            "chart weekly revenue for Q1",
+            "Saved q1_weekly_revenue.png.",
+        ),
+        (
+            35_000,
+            "axis labels -> 2024-01-01 style",
+            "Updated: the labels read 2024-01-01 on.",
+        ),
+        // Twelve minutes on, "revenue" again: the subject, not an insistence.
+        (
+            12 * MINUTE,
+            "now a summary table for the board deck: month end, revenue, growth",
+            "Here is the table.",
+        ),
+    ];
+    play_timed(&mut r, &turns);
+    let heard: Vec<String> = r.corrections().map(|c| c.text.clone()).collect();
+    assert!(
+        heard.iter().all(|t| !t.contains("summary table")),
+        "{heard:?}"
+    );
+}
+
+#[test]
+fn a_word_named_again_late_in_a_cjk_message_insists() {
+    // Six character pairs come before 人民币: each message is read far enough.
+    let mut r = reg(Config::default());
+    let turns = [
+        (
+            0,
+            "帮我估一下东京5天自由行的预算，两个人",
+            "两人大约需要 $2,400。",
+        ),
+        (30_000, "换成人民币", "约合人民币 17,300 元。"),
+        (
+            5 * MINUTE,
+            "7天的JR Pass值不值得买？",
+            "JR Pass 现在是 50,000 日元，不太划算。",
+        ),
+    ];
+    play_timed(&mut r, &turns);
+    start_at(&mut r, "日元我看不懂，说人民币！", 5 * MINUTE + 40_000);
+    let heard: Vec<String> = r.corrections().map(|c| c.text.clone()).collect();
+    assert!(
+        heard.iter().any(|t| t.contains("日元我看不懂")),
+        "{heard:?}"
+    );
+}
+
+#[test]
+fn the_user_naming_the_same_error_makes_turns_fail() {
+    let mut r = reg(Config::default());
+    start_at(&mut r, "the payments sandbox client returns 401, fix it", 0);
+    complete_at(
+        &mut r,
+        "I switched the key to a Bearer header, which should fix the 401.",
+        4_000,
+    );
+    start_at(
+        &mut r,
+        "still 401 Unauthorized when i run npm run sandbox",
+        60_000,
+    );
+    complete_at(
+        &mut r,
+        "It read the live key; I fixed the variable name, so the 401 should be gone.",
+        64_000,
+    );
+    start_at(&mut r, "nope. 401 again, same thing", 90_000);
+    assert!(break_reason(&r.decide()).is_none(), "two turns so far");
+    for event in [
+        r#"{"type":"toolCall","name":"bash","args":{"command":"npm run sandbox -- --ping"},"callId":"c1"}"#,
+        r#"{"type":"toolResult","name":"bash","ok":false,"callId":"c1",
+            "result":"POST https://sandbox.pay.example/v1/ping -> HTTP 401 Unauthorized"}"#,
+    ] {
+        r.on_event(&reins::Event::from_json(event).unwrap())
+            .unwrap();
+    }
+    complete_at(
+        &mut r,
+        "Both the client and curl get 401 Unauthorized; the key looks revoked.",
+        96_000,
+    );
+    assert!(
+        matches!(
+            break_reason(&r.decide()),
+            Some(reins::BreakReason::RepeatedFailure { evidence_turns, .. }) if evidence_turns == &[1, 2, 3]
+        ),
+        "{:?}",
+        r.decide()
     );
 }

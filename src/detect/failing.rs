@@ -19,8 +19,12 @@ use crate::text::{KeywordBag, truncate_chars};
 
 /// Turns remembered in a streak (evidence).
 const MAX_TURNS: usize = 16;
-/// Words kept of an obstacle.
+/// Words kept of each part of an obstacle.
 const MAX_WORDS: usize = 12;
+/// Parts of one failure: the failing tool result and the reply's report.
+const PARTS: usize = 2;
+/// Separates them in the text of a failure.
+const PART: char = '\u{1f}';
 /// Characters of a failing tool result kept until the turn ends.
 const ERROR_CHARS: usize = 300;
 /// Bytes of a reply searched for a failure report.
@@ -57,6 +61,22 @@ const FAILED: &[&str] = &[
     "ошибки",
     "ошибку",
     "ошибкой",
+    // Error names that are the failure by themselves.
+    "econnrefused",
+    "econnreset",
+    "etimedout",
+    "enoent",
+    "eacces",
+    "eperm",
+    "eaddrinuse",
+    "enotfound",
+    "imagepullbackoff",
+    "errimagepull",
+    "crashloopbackoff",
+    "oomkilled",
+    "traceback",
+    "panicked",
+    "segfault",
 ];
 /// Two-word failure reports: "timed out", "not found".
 const FAILED_PAIRS: &[(&str, &str)] = &[
@@ -278,7 +298,8 @@ pub struct Failing {
     pub turns: Vec<u64>,
     /// Stems of the obstacle.
     pub obstacle: Vec<String>,
-    /// The streak's last failure as reported.
+    /// The streak's last failure as reported: the failing call's words when
+    /// there was one, else the reply's.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub last_text: String,
     /// The obstacle is a lookup that found nothing.
@@ -323,7 +344,13 @@ impl Failing {
     pub fn turn_complete(&mut self, turn: u64, topic: &str, failure: Option<&str>) {
         let error = self.error.take();
         let call = self.call.take();
-        let what = error.or_else(|| failure.map(str::to_string));
+        // A failing call and the reply's own report name the obstacle
+        // together: "progress deadline exceeded" in the tool, "ImagePullBackOff:
+        // unauthorized" in the reply.
+        let what = match (error, failure) {
+            (Some(e), Some(f)) if !e.contains(f) => Some(format!("{e}{PART}{f}")),
+            (e, f) => e.or_else(|| f.map(str::to_string)),
+        };
         let Some(what) = what else {
             // Kept one turn, for the user to say it failed after all.
             let ended = std::mem::take(self);
@@ -336,23 +363,34 @@ impl Failing {
             return;
         };
         self.ended = None;
-        let obstacle = obstacle(&what);
+        self.fail(turn, topic, &what, call);
+    }
+
+    /// Turn `turn` on `topic` failed with `what`.
+    fn fail(&mut self, turn: u64, topic: &str, what: &str, call: Option<u64>) {
+        let obstacle = obstacle(what);
         let lower = what.to_lowercase();
         let miss = MISS.iter().any(|m| lower.contains(m));
-        // A miss repeats only as the same call missing again.
+        // A miss repeats only as the same call missing again, unless it
+        // names what is missing ("Can't resolve '@/lib/db'"): then the same
+        // words are the same miss, whatever the call.
         let same_call = match (call, self.last_call) {
-            (Some(a), Some(b)) => a == b,
+            (Some(a), Some(b)) => a == b || names_what(what) && names_what(&self.last_text),
             _ => true,
         };
+        // A miss is its failing call's words, without the reply's account.
+        let head = what.split(PART).next().unwrap_or(what);
         let same = !self.turns.is_empty()
             && if miss || self.miss {
-                self.obstacle == obstacle && same_call && !distinct_names(&self.last_text, &what)
+                self::obstacle(&self.last_text) == self::obstacle(head)
+                    && same_call
+                    && !distinct_names(&self.last_text, head)
             } else {
                 same_obstacle(&self.obstacle, &obstacle)
             };
         self.miss = miss;
         self.last_call = call;
-        self.last_text = truncate_chars(&what, ERROR_CHARS);
+        self.last_text = truncate_chars(head, ERROR_CHARS);
         if !same {
             self.turns.clear();
             self.topic = topic.to_string();
@@ -367,9 +405,25 @@ impl Failing {
         self.obstacle = obstacle;
     }
 
-    /// The user pushed back on the last turn: if it had ended the streak, it
-    /// failed after all.
-    pub fn user_says_failed(&mut self, turn: u64) {
+    /// The user pushed back on turn `turn` (on `topic`), reporting `failure`
+    /// in their own words if they did ("still 401 Unauthorized when I run
+    /// it"): the turn failed after all. A streak that turn had ended goes
+    /// on; otherwise the reported error is the turn's obstacle.
+    pub fn user_says_failed(&mut self, turn: u64, topic: &str, failure: Option<&str>) {
+        if self.turns.last() == Some(&turn) {
+            return;
+        }
+        let resumes = self
+            .ended
+            .as_ref()
+            .is_some_and(|e| e.turns.last().is_some_and(|&t| t + 1 == turn));
+        if !resumes {
+            if let Some(what) = failure {
+                self.ended = None;
+                self.fail(turn, topic, what, None);
+            }
+            return;
+        }
         if let Some(mut streak) = self.ended.take().map(|b| *b)
             && streak.turns.last().is_some_and(|&t| t + 1 == turn)
         {
@@ -391,7 +445,7 @@ impl Failing {
     pub fn is_bounded(&self) -> bool {
         let one = |f: &Failing| {
             f.turns.len() <= MAX_TURNS
-                && f.obstacle.len() <= MAX_WORDS
+                && f.obstacle.len() <= PARTS * MAX_WORDS
                 && f.obstacle
                     .iter()
                     .all(|w| w.len() <= 4 * crate::text::MAX_KEYWORD_BYTES)
@@ -421,21 +475,45 @@ fn distinct_names(a: &str, b: &str) -> bool {
     names(a) != names(b)
 }
 
-/// The words that name an obstacle.
+/// Whether a failure text names what failed: a quoted name or a path
+/// ("Can't resolve '@/lib/db'", "open src/app.ts"), not only "not found".
+fn names_what(text: &str) -> bool {
+    text.split_whitespace().any(|w| {
+        let w = w.trim_end_matches([',', '.', ':', ';', ')']);
+        let quoted = w.len() > 2
+            && ["'", "\"", "`", "‘", "“"].iter().any(|q| w.starts_with(q))
+            && ["'", "\"", "`", "’", "”"].iter().any(|q| w.ends_with(q));
+        quoted || w.len() > 2 && w.trim_matches('/').contains('/')
+    })
+}
+
+/// The words that name an obstacle, up to `MAX_WORDS` from each part.
 fn obstacle(text: &str) -> Vec<String> {
-    KeywordBag::stems(text)
-        .into_iter()
-        .filter(|s| s.chars().count() >= 3 && !s.chars().all(|c| c.is_ascii_digit()))
-        .filter(|s| !GENERIC.contains(&s.as_str()))
-        .take(MAX_WORDS)
-        .collect()
+    let mut words: Vec<String> = Vec::new();
+    for part in text.split(PART).take(PARTS) {
+        let fresh: Vec<String> = KeywordBag::stems(part)
+            .into_iter()
+            .filter(|s| s.chars().count() >= 3 && !s.chars().all(|c| c.is_ascii_digit()))
+            .filter(|s| !GENERIC.contains(&s.as_str()) && !words.contains(s))
+            .take(MAX_WORDS)
+            .collect();
+        words.extend(fresh);
+    }
+    words
 }
 
 /// Whether two obstacles are one: two words in common, or one when either
 /// is that short ("Forbidden", "401 Unauthorized").
 fn same_obstacle(a: &[String], b: &[String]) -> bool {
     let shared = a.iter().filter(|w| b.contains(w)).count();
-    shared >= 2 || (shared >= 1 && a.len().min(b.len()) <= 2)
+    // Two described at length (a failing call and the reply both) need a
+    // third word in common: "provider" and "reports" recur in progress.
+    let needed = if a.len().min(b.len()) > MAX_WORDS {
+        3
+    } else {
+        2
+    };
+    shared >= needed || (shared >= 1 && a.len().min(b.len()) <= 2)
 }
 
 #[cfg(test)]
@@ -515,7 +593,7 @@ mod tests {
             "State is locked.",
         );
         turn(&mut h, 2, None, "Done, it should work now.");
-        h.user_says_failed(2);
+        h.user_says_failed(2, "t", None);
         turn(
             &mut h,
             3,
@@ -593,5 +671,107 @@ mod tests {
             read_reply("I added error handling and clearer error messages.").failure,
             None
         );
+    }
+
+    #[test]
+    fn the_users_report_of_the_error_makes_the_turn_fail() {
+        let mut f = Failing::default();
+        turn(
+            &mut f,
+            1,
+            None,
+            "I switched to a Bearer header; that should fix the 401.",
+        );
+        let said = read_reply("still 401 Unauthorized when i run npm run sandbox").failure;
+        f.user_says_failed(1, "t", said);
+        assert_eq!(f.turns, [1], "the user names the error");
+        turn(
+            &mut f,
+            2,
+            None,
+            "Fixed the variable name, the 401 should be gone now.",
+        );
+        // "nope, same thing": no error named, the streak goes on.
+        f.user_says_failed(2, "t", None);
+        turn(
+            &mut f,
+            3,
+            Some("POST https://sandbox.pay.example/v1/ping -> HTTP 401 Unauthorized"),
+            "Both the client and curl get 401 Unauthorized; the key looks revoked.",
+        );
+        assert_eq!(f.repeated(3), Some(&[1, 2, 3][..]));
+        // Pushback that names no error about a turn that never failed
+        // starts nothing.
+        let mut g = Failing::default();
+        turn(&mut g, 1, None, "Done: the report is in reports/q3.md.");
+        g.user_says_failed(1, "t", read_reply("that's not the report I meant").failure);
+        assert!(g.turns.is_empty());
+    }
+
+    #[test]
+    fn a_failing_call_and_the_replys_report_name_one_obstacle() {
+        let mut f = Failing::default();
+        turn(
+            &mut f,
+            1,
+            Some("error: deployment \"api\" exceeded its progress deadline"),
+            "The rollout failed: the pod is in ImagePullBackOff, unauthorized: authentication required.",
+        );
+        turn(
+            &mut f,
+            2,
+            None,
+            "Recreated the secret; the pod is still in ImagePullBackOff: unauthorized: authentication required.",
+        );
+        turn(
+            &mut f,
+            3,
+            None,
+            "Patched the service account, but it is still ImagePullBackOff, unauthorized: authentication required.",
+        );
+        assert_eq!(f.repeated(3), Some(&[1, 2, 3][..]));
+    }
+
+    #[test]
+    fn progress_told_at_length_is_still_progress() {
+        let mut f = Failing::default();
+        turn(
+            &mut f,
+            1,
+            Some(
+                "Error: Invalid provider configuration. Provider \"registry.terraform.io/hashicorp/aws\" \
+                 requires explicit configuration. Add a provider block to the root module and \
+                 configure the provider's required arguments.",
+            ),
+            "Apply failed: the module needs an aws provider block in the root module, and infra/reports doesn't have one.",
+        );
+        turn(
+            &mut f,
+            2,
+            Some(
+                "Error: creating S3 Bucket (reports): BucketAlreadyExists: The requested bucket name \
+                 is not available. The bucket namespace is shared by all users of the system.",
+            ),
+            "The provider is fixed and the plan ran, but creating the bucket failed: the name 'reports' is already taken globally.",
+        );
+        assert_eq!(f.turns, [2], "a new obstacle");
+    }
+
+    #[test]
+    fn a_miss_that_names_what_is_missing_repeats_whatever_the_call() {
+        let miss = "Failed to compile.\n./src/app/api/users/route.ts\nModule not found: Can't resolve '@/lib/db'";
+        let mut f = Failing::default();
+        for (n, call) in [(1, 11), (2, 12), (3, 13)] {
+            f.tool_result(false, miss, Some(call));
+            f.turn_complete(n, "t", read_reply("The build still fails.").failure);
+        }
+        assert_eq!(f.repeated(3), Some(&[1, 2, 3][..]));
+        // A miss that names nothing repeats only as the same call.
+        let mut g = Failing::default();
+        for (n, call) in [(1, 11), (2, 12), (3, 13)] {
+            g.tool_result(false, "Error: user not found", Some(call));
+            g.turn_complete(n, "t", None);
+        }
+        assert_eq!(g.turns, [3]);
     }
 }

@@ -45,7 +45,7 @@ fn distinct(markers: impl IntoIterator<Item = String>) -> Vec<String> {
 pub struct PendingHit {
     pub turn: u64,
     pub markers: Vec<String>,
-    /// The topic pushed back on (empty: none, pairs with any).
+    /// The topic pushed back on (empty: none; pairs only within its episode).
     #[serde(default)]
     pub topic: String,
     /// The episode of the session it came in.
@@ -63,7 +63,7 @@ pub struct Hit<'a> {
 
 /// Whether pushback `h` and `hit` are about one task.
 fn same_task(h: &PendingHit, hit: &Hit<'_>) -> bool {
-    h.topic.is_empty() || hit.topic.is_empty() || h.topic == hit.topic || h.episode == hit.episode
+    h.episode == hit.episode || !h.topic.is_empty() && h.topic == hit.topic
 }
 
 /// The incident raised at the current turn.
@@ -98,6 +98,16 @@ impl Incidents {
         let (turn, topic) = (hit.turn, hit.topic);
         self.pending
             .retain(|h| turn.saturating_sub(h.turn) < window);
+        // Pushback twice in one turn (the correction control, then a
+        // message) is one turn of pushback: an incident needs two turns.
+        if let Some(h) = self
+            .pending
+            .iter_mut()
+            .find(|h| h.turn == turn && same_task(h, &hit))
+        {
+            h.markers = distinct(h.markers.drain(..).chain(hit.markers));
+            return;
+        }
         self.pending.push_back(PendingHit {
             turn,
             markers: distinct(hit.markers.iter().cloned()),
@@ -265,5 +275,25 @@ mod tests {
             "one episode of work"
         );
         assert_eq!(hit_in(&mut i, 4, "order+ship", 8), None, "another episode");
+    }
+
+    #[test]
+    fn two_pushbacks_in_one_turn_are_one_turn() {
+        let mut i = Incidents::default();
+        assert_eq!(hit(&mut i, 2, "t"), None);
+        // The correction control, then the message: still turn 2.
+        assert_eq!(hit(&mut i, 2, "t"), None);
+        assert_eq!(i.pending.len(), 1);
+        assert_eq!(hit(&mut i, 3, "t"), Some(1));
+        assert_eq!(i.current.as_ref().unwrap().evidence_turns, [2, 3]);
+    }
+
+    #[test]
+    fn pushback_on_no_topic_pairs_only_within_its_episode() {
+        let mut i = Incidents::default();
+        // "whats 3/4 + 1/6" has no topic; a date in history, later, does.
+        assert_eq!(hit_in(&mut i, 1, "", 1), None);
+        assert_eq!(hit_in(&mut i, 6, "histori+thirti", 4), None);
+        assert_eq!(hit_in(&mut i, 2, "", 1), Some(1), "the same episode");
     }
 }

@@ -11,9 +11,11 @@ use crate::detect::corrections::rules::concept_word;
 use crate::text::{KeywordBag, concepts, is_cjk, truncate_chars};
 
 /// Words followed per session.
-const MAX_WORDS: usize = 32;
+const MAX_WORDS: usize = 48;
 /// Words read per message, in order.
 const READ: usize = 6;
+/// CJK character pairs read per message, in order.
+const READ_PAIRS: usize = 16;
 /// Characters kept of the first message, to file it later.
 const TEXT_CHARS: usize = 300;
 
@@ -57,7 +59,21 @@ fn words(task: &KeywordBag) -> Vec<&str> {
         .map(|(s, _, n)| (s, n))
         .collect();
     crate::sort::sort_by(&mut out, |a, b| b.1.cmp(&a.1));
-    out.into_iter().take(READ).map(|(s, _)| s).collect()
+    // A CJK clause is a pair per character ("日元我看不懂，说人民币"): its
+    // pairs are read as many as a short clause has, beside the words.
+    let (mut words, mut pairs) = (0, 0);
+    out.into_iter()
+        .filter(|(s, _)| {
+            let (n, cap) = if s.chars().all(is_cjk) {
+                (&mut pairs, READ_PAIRS)
+            } else {
+                (&mut words, READ)
+            };
+            *n += 1;
+            *n <= cap
+        })
+        .map(|(s, _)| s)
+        .collect()
 }
 
 impl Insistence {

@@ -50,7 +50,7 @@ static CONCEPTS: &[Concept] = &[
         key: "formal address",
         words: "siezen|gesiezt|siezt|sie-form|sie/ihnen|vouvoyer|vouvoie|vouvoyez|vouvoiement|\
                 usted|ustedes|formell|förmlich",
-        phrases: "sie bitte|bitte sie|на вы|敬体|です・ます|ですます|丁寧語|您",
+        phrases: "sie bitte|bitte sie|nicht du|statt du|nicht duzen|pas tu|no tú|на вы|敬体|です・ます|ですます|丁寧語|您",
     },
     Concept {
         key: "informal address",
@@ -75,7 +75,8 @@ static CONCEPTS: &[Concept] = &[
     },
     Concept {
         key: "indentation",
-        words: "tabs|indent|indentation|indented|einrückung|indentación|indentação|отступ*",
+        words: "tabs|indent|indentation|indented|einrückung|indentación|indentação|tabulador|\
+                tabuladores|tabulaciones|tabulations|tabulações|отступ*|табы|табуляци*",
         phrases: "缩进|インデント",
     },
     Concept {
@@ -284,8 +285,17 @@ mod tests {
             "wieder du... Sie bitte",
             "gesiezt!! Sie/Ihnen",
             "これも敬体で",
+            "Sie, nicht du!!",
+            "usted, no tú",
         ] {
             assert_eq!(named(text), ["formal address"], "{text}");
+        }
+        for text in [
+            "tabs, no espacios",
+            "otra vez con espacios, tabulador",
+            "табуляция",
+        ] {
+            assert_eq!(named(text), ["indentation"], "{text}");
         }
         assert_eq!(
             named("flavour. optimised. british english!"),

@@ -23,7 +23,7 @@
 //! in one message, without context.
 
 /// Version of the builtin lists, reported with every hit.
-pub const LEXICON_VERSION: &str = "2026-11-i";
+pub const LEXICON_VERSION: &str = "2026-11-j";
 
 /// The phrases of one language.
 pub struct Pack {
