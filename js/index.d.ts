@@ -311,7 +311,8 @@ export interface ToolOutcome extends Timed {
   ok: boolean;
   durationMs?: number;
   error?: string;
-  result?: string;
+  /** The tool's output: text, or the object or array it returned (read as its JSON). */
+  result?: string | JsonValue[] | { [key: string]: JsonValue };
   callId?: string;
 }
 

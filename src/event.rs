@@ -223,7 +223,15 @@ impl Event {
     /// [`EVENT_FIELDS`] first, so an error names the field
     /// (`qualityFeedback.quality: must be a number, got "good"`): serde alone
     /// cannot say which field of an internally tagged enum was wrong.
-    pub fn from_value(value: Value) -> Result<Event> {
+    pub fn from_value(mut value: Value) -> Result<Event> {
+        // Tools return objects as often as text: the JSON of one is its text.
+        if value.get("type").and_then(Value::as_str) == Some("toolResult")
+            && let Some(r) = value
+                .get_mut("result")
+                .filter(|r| r.is_object() || r.is_array())
+        {
+            *r = Value::String(r.to_string());
+        }
         check_shape(&value)?;
         serde_json::from_value(value).map_err(|e| Error::type_error("event", e.to_string()))
     }
@@ -1065,5 +1073,28 @@ mod tests {
         ] {
             e.validate(&cfg).unwrap();
         }
+    }
+
+    #[test]
+    fn a_tool_result_may_be_the_json_the_tool_returned() {
+        let e = Event::from_json(
+            r#"{"type":"toolResult","name":"orders","ok":true,"result":{"status":"shipped","ids":[1,2]}}"#,
+        )
+        .unwrap();
+        let Event::ToolResult { result, .. } = e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(
+            result.as_deref(),
+            Some(r#"{"ids":[1,2],"status":"shipped"}"#)
+        );
+        let e =
+            Event::from_json(r#"{"type":"toolResult","name":"ls","ok":true,"result":["a","b"]}"#)
+                .unwrap();
+        assert!(matches!(e, Event::ToolResult { result: Some(r), .. } if r == r#"["a","b"]"#));
+        // Text stays text; a number is still no result.
+        let err = Event::from_json(r#"{"type":"toolResult","name":"t","ok":true,"result":5}"#)
+            .unwrap_err();
+        assert_eq!(err.field(), "toolResult.result");
     }
 }

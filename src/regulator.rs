@@ -38,6 +38,8 @@ use crate::text::{KeywordBag, TopicIndex, redact_secrets, topic_key, truncate_ch
 const QUICK_RETRY_MS: u64 = 30_000;
 /// A retry in other words is short: a longer message asks something new.
 const RETRY_STEMS: usize = 8;
+/// Bytes of a request without words that key its topic.
+const SYMBOL_KEY_BYTES: usize = 256;
 
 /// What seeds record ids: a value, or a source read once, for the first id.
 #[derive(Debug, Clone, Copy)]
@@ -443,7 +445,13 @@ impl Regulator {
 
     fn on_turn_start(&mut self, message: &str, at_ms: Option<u64>) {
         let task = KeywordBag::from_text_with(message, &mut self.scratch);
-        let topic = self.topic_of(&task);
+        let mut topic = self.topic_of(&task);
+        // A request of symbols and numbers ("∫ x·e^x dx", "whats 3/4 + 1/6")
+        // has no words to key it, but is a request all the same: keyed by
+        // its text, so its corrections are filed.
+        if topic.is_empty() {
+            topic = symbol_key(message);
+        }
         // A message soon after the answer, announcing no other subject,
         // goes on with the same episode of work ("can you check what
         // happened to the kettle" a minute after the refund's answer).
@@ -1368,6 +1376,28 @@ fn rephrases(new: &KeywordBag, old: &KeywordBag) -> bool {
     let smaller = new.len().min(old.len());
     let shared = new.iter().filter(|(s, _, _)| old.contains_stem(s)).count();
     smaller > 0 && 2 * shared >= smaller
+}
+
+/// The topic key of a request without words: `#` and a hash of its
+/// characters but spaces (of a bounded prefix), when it holds numbers or
+/// symbols ("∫ x·e^x dx", "whats 3/4 + 1/6"); empty for one of only small
+/// words ("is it ok?"), which names nothing.
+fn symbol_key(message: &str) -> String {
+    let head = &message[..message.floor_char_boundary(SYMBOL_KEY_BYTES.min(message.len()))];
+    let names = |c: char| {
+        c.is_ascii_digit()
+            || !c.is_alphanumeric() && !c.is_whitespace() && !".,;:!?'\"()-¿¡…".contains(c)
+    };
+    if !head.chars().any(names) {
+        return String::new();
+    }
+    let mut h = 0u64;
+    for c in head.chars().filter(|c| !c.is_whitespace()) {
+        let mut buf = [0u8; 4];
+        let lower = c.to_lowercase().next().unwrap_or(c);
+        h = hash_bytes(h, lower.encode_utf8(&mut buf).as_bytes());
+    }
+    format!("#{:08x}", h as u32)
 }
 
 /// Appends to the per-turn tool text, cutting at the cap on a char boundary.

@@ -455,3 +455,19 @@ fn the_user_naming_the_same_error_makes_turns_fail() {
         r.decide()
     );
 }
+
+#[test]
+fn a_request_without_words_still_has_a_topic() {
+    let mut r = reg(Config::default());
+    start_at(&mut r, "∫ x·e^x dx", 0);
+    assert!(r.topic().starts_with('#'), "{}", r.topic());
+    complete_at(&mut r, "x·e^x − e^x + C", 4_000);
+    correction(&mut r, "just a hint please, I have to solve these myself");
+    assert_eq!(r.corrections().count(), 1, "filed under that request");
+    // Another such request is another topic; the same one again is the same.
+    let first = r.topic().to_string();
+    start_at(&mut r, "lim x→0 sin(3x)/x", 60_000);
+    assert_ne!(r.topic(), first);
+    start_at(&mut r, "∫ x·e^x   dx", 10 * MINUTE);
+    assert_eq!(r.topic(), first);
+}

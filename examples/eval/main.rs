@@ -198,9 +198,20 @@ fn main() {
         ),
         (
             "sessions-blind3.jsonl",
-            blind_with::<sessions::Case>("sessions-blind3.jsonl", "third blind session set", |c| {
-                sessions::evaluate("Whole sessions, third blind set", c)
+            load::<sessions::Case>("sessions-blind3.jsonl").map(|c| {
+                sessions::evaluate(
+                    "Whole sessions, third blind set (opened in issue 20's fifth round)",
+                    &c,
+                )
             }),
+        ),
+        (
+            "sessions-blind4.jsonl",
+            blind_with::<sessions::Case>(
+                "sessions-blind4.jsonl",
+                "fourth blind session set",
+                |c| sessions::evaluate("Whole sessions, fourth blind set", c),
+            ),
         ),
     ] {
         match section {

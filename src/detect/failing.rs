@@ -487,11 +487,18 @@ fn names_what(text: &str) -> bool {
     })
 }
 
-/// The words that name an obstacle, up to `MAX_WORDS` from each part.
+/// The words that name an obstacle, up to `MAX_WORDS` from each part. Paths
+/// say where code failed, and every error of one project shares them
+/// ("github.com/acme/svc/internal/…", "internal/api/handler.go:14"): they
+/// name nothing. A URL names what was asked for, and stays.
 fn obstacle(text: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     for part in text.split(PART).take(PARTS) {
-        let fresh: Vec<String> = KeywordBag::stems(part)
+        let part: String = part
+            .split_inclusive(char::is_whitespace)
+            .filter(|w| w.contains("://") || !w.trim_end().contains('/'))
+            .collect();
+        let fresh: Vec<String> = KeywordBag::stems(&part)
             .into_iter()
             .filter(|s| s.chars().count() >= 3 && !s.chars().all(|c| c.is_ascii_digit()))
             .filter(|s| !GENERIC.contains(&s.as_str()) && !words.contains(s))
@@ -773,5 +780,48 @@ mod tests {
             g.turn_complete(n, "t", None);
         }
         assert_eq!(g.turns, [3]);
+    }
+
+    #[test]
+    fn errors_of_one_module_share_paths_not_obstacles() {
+        let mut f = Failing::default();
+        turn(
+            &mut f,
+            1,
+            Some(
+                "# github.com/acme/svc/internal/api\ninternal/api/handler.go:14:2: undefined: config.Load",
+            ),
+            "",
+        );
+        turn(
+            &mut f,
+            2,
+            Some(
+                "--- FAIL: TestParseDuration (0.00s)\nFAIL\tgithub.com/acme/svc/internal/parse\t0.012s",
+            ),
+            "",
+        );
+        turn(
+            &mut f,
+            3,
+            Some(
+                "# github.com/acme/svc/internal/log\ninternal/log/log.go:33:2: fmt.Sprintf format %d has arg id of wrong type string",
+            ),
+            "",
+        );
+        assert_eq!(f.turns, [3], "three errors, each new");
+        // A URL names what was asked for: the same registry refusing stays one obstacle.
+        let mut g = Failing::default();
+        for n in 1..=3 {
+            turn(
+                &mut g,
+                n,
+                Some(
+                    "npm ERR! 403 Forbidden - GET https://npm.acme.internal/@acme%2fui - Forbidden",
+                ),
+                "",
+            );
+        }
+        assert_eq!(g.repeated(3), Some(&[1, 2, 3][..]));
     }
 }

@@ -38,12 +38,14 @@ static CONCEPTS: &[Concept] = &[
         key: "metric",
         words: "metric|metrisch|métrique|métrico|métrica|metrico|metrica|km|kms|km/h|kmh|\
                 kilometre|kilometres|kilometer|kilometers|kilómetros|kilomètres|kilometern|\
-                quilômetros|celsius|kg|kilogram|kilograms|kilogramm|метрическ*|километр*|цельси*",
+                quilômetros|celsius|kg|kilogram|kilograms|kilogramm|grams|grammes|gramos|gramas|\
+                gramm|ml|millilitres|milliliters|mililitros|метрическ*|километр*|цельси*|грамм*",
         phrases: "公里|公制|千米|摄氏|キロメートル|メートル法|摂氏|°c",
     },
     Concept {
         key: "imperial",
-        words: "imperial|miles|mph|fahrenheit|lbs|feet|inches|meilen|milles|millas|milhas|миль|мили|милях|миля",
+        words: "imperial|miles|mph|fahrenheit|lbs|feet|inches|meilen|milles|millas|milhas|миль|мили|милях|миля|\
+                cups|ounces|oz",
         phrases: "英里|华氏|マイル|華氏|°f",
     },
     Concept {
@@ -72,6 +74,12 @@ static CONCEPTS: &[Concept] = &[
         key: "ISO dates",
         words: "iso|iso-8601|iso8601|yyyy-mm-dd",
         phrases: "",
+    },
+    Concept {
+        key: "day-first dates",
+        words: "dd/mm/yyyy|dd/mm/aaaa|jj/mm/aaaa|dd.mm.yyyy|tt.mm.jjjj|dd/mm|día/mes/año|dia/mês/ano|\
+                jour/mois/année|дд.мм.гггг",
+        phrases: "日/月/年",
     },
     Concept {
         key: "indentation",
@@ -289,6 +297,19 @@ mod tests {
             "usted, no tú",
         ] {
             assert_eq!(named(text), ["formal address"], "{text}");
+        }
+        for text in [
+            "en grammes stp, j'ai pas de cups",
+            "toujours en g / ml",
+            "grammes et ml !!",
+        ] {
+            assert!(named(text).contains(&"metric"), "{text}");
+        }
+        for text in [
+            "las fechas ponlas dd/mm/aaaa",
+            "eso es formato gringo, día/mes/año",
+        ] {
+            assert_eq!(named(text), ["day-first dates"], "{text}");
         }
         for text in [
             "tabs, no espacios",

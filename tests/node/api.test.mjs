@@ -61,6 +61,21 @@ test("every event type through event(), with the same effect as the direct calls
   assert.equal(a.corrections()[0].text, "Only this month's orders");
 });
 
+test("a tool result may be the object or array the tool returned", () => {
+  const [a, b] = [fresh(), fresh()];
+  a.turnStart("Where is order 55120?", T0);
+  b.turnStart("Where is order 55120?", T0);
+  for (let i = 0; i < 5; i++) {
+    a.toolCall("get_order", { id: 55120 }, { callId: `c${i}` });
+    a.toolResult("get_order", { ok: true, result: { status: "shipped", eta: "2024-06-14" }, callId: `c${i}` });
+    b.event({ type: "toolCall", name: "get_order", args: { id: 55120 }, callId: `c${i}` });
+    b.event({ type: "toolResult", name: "get_order", ok: true, result: '{"status":"shipped","eta":"2024-06-14"}', callId: `c${i}` });
+  }
+  // The same call, the same answer five times: both see one loop.
+  assert.equal(a.decide().kind, "circuitBreak");
+  assert.deepEqual(a.decide(), b.decide());
+});
+
 test("atMs defaults to Date.now() where time matters, so implicit corrections work", () => {
   const r = fresh({ implicitCorrectionWindowMs: 60_000 });
   r.turnStart("Refactor fetch_user to be async");
@@ -136,6 +151,8 @@ test("bad input throws the right class naming the field, and changes nothing", (
     [() => r.toolCall("t", () => 1), TypeError, "toolCall.args"],
     [() => r.toolResult("t", { ok: "yes" }), TypeError, "toolResult.ok"],
     [() => r.toolResult("t", { ok: true, durationMs: -3 }), RangeError, "toolResult.durationMs"],
+    [() => r.toolResult("t", { ok: true, result: cyclic }), TypeError, "toolResult.result"],
+    [() => r.toolResult("t", { ok: true, result: 5 }), TypeError, "toolResult.result"],
     [() => r.event(null), TypeError, "event"],
     [() => r.event({ type: "explode" }), TypeError, "event.type"],
     [() => r.event({ type: "turnStart", message: "x", extra: 1 }), TypeError, "turnStart.extra"],
