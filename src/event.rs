@@ -38,7 +38,7 @@ pub enum Event {
     /// A batch of log-probabilities, plus how many tokens had none.
     Tokens {
         logprobs: Vec<f64>,
-        #[serde(default, skip_serializing_if = "is_zero")]
+        #[serde(default, skip_serializing_if = "crate::json::is_default")]
         unavailable: u64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at_ms: Option<u64>,
@@ -115,10 +115,6 @@ pub enum Event {
 
 fn yes() -> bool {
     true
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// What the app says a tool call does: `readOnly: true` (or `sideEffect:

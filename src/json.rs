@@ -12,6 +12,11 @@
 
 use serde::de::DeserializeOwned;
 
+/// For serde's `skip_serializing_if`: a field at its default is left out.
+pub(crate) fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
 /// Nesting serde_json allows below the top level (its limit is 128 levels,
 /// the outermost one included).
 pub const MAX_NESTING: usize = 127;

@@ -706,7 +706,8 @@ impl Regulator {
     /// little: at least half of its own stems were in those requests. A
     /// long message that repeats a short request's words and goes on ("I
     /// understand. In the meantime, can I cancel the flights that have only
-    /// one passenger?") asks something new.
+    /// one passenger?") asks something new. Or, soon after the answer, it
+    /// asks about the same thing in other words.
     fn rewords_a_recent_request(&self, task: &KeywordBag, at_ms: Option<u64>) -> bool {
         let s = &self.session;
         let recent = || std::iter::once(&s.task).chain(s.context.iter());

@@ -222,12 +222,8 @@ pub struct Response {
     pub graded: bool,
     /// The house styles it follows (`text::concepts`, a bit set): "km
     /// please" after it insists on nothing if it was in kilometres.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::json::is_default")]
     pub concepts: u32,
-}
-
-fn is_zero(x: &u32) -> bool {
-    *x == 0
 }
 
 impl Response {

@@ -417,23 +417,16 @@ impl Failing {
             .ended
             .as_ref()
             .is_some_and(|e| e.turns.last().is_some_and(|&t| t + 1 == turn));
-        if !resumes {
-            if let Some(what) = failure {
-                self.ended = None;
-                self.fail(turn, topic, what, None);
-            }
-            return;
-        }
-        if let Some(mut streak) = self.ended.take().map(|b| *b)
-            && streak.turns.last().is_some_and(|&t| t + 1 == turn)
-        {
-            if streak.turns.last() != Some(&turn) {
-                streak.turns.push(turn);
-                if streak.turns.len() > MAX_TURNS {
-                    streak.turns.remove(0);
+        match (self.ended.take(), failure) {
+            (Some(streak), _) if resumes => {
+                *self = *streak;
+                self.turns.push(turn);
+                if self.turns.len() > MAX_TURNS {
+                    self.turns.remove(0);
                 }
             }
-            *self = streak;
+            (_, Some(what)) => self.fail(turn, topic, what, None),
+            (ended, None) => self.ended = ended,
         }
     }
 

@@ -131,12 +131,8 @@ pub struct TaskFacts {
     pub edited_lines: Vec<u32>,
     /// Size in words of the quoted text a translation request gives (0
     /// when it quotes none): an answer many times longer brought more.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::json::is_default")]
     pub translated_words: u16,
-}
-
-fn is_zero(n: &u16) -> bool {
-    *n == 0
 }
 
 impl TaskFacts {
