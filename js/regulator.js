@@ -438,7 +438,10 @@ export class Regulator {
     const d = num("toolResult.durationMs", durationMs);
     const e = optStr("toolResult.error", error, this.#max);
     // Tools return objects as often as text: the JSON of one is its text.
-    const r = typeof result === "object" && result !== null ? json("toolResult.result", result, this.#max) : optStr("toolResult.result", result, this.#max);
+    const r =
+      typeof result === "object" && result !== null
+        ? json("toolResult.result", result, this.#max)
+        : optStr("toolResult.result", result, this.#max);
     const id = optStr("toolResult.callId", callId, 256);
     const t = optNum("toolResult.atMs", atMs);
     this.#core.toolResult(n, k, d, e, r, id, t);

@@ -824,15 +824,12 @@ impl Regulator {
         };
         let topic = last.topic.clone();
         let was_explicit = std::mem::replace(&mut last.explicit, true);
+        let implicit = last.implicit_id.take().filter(|_| !was_explicit);
         // Only a correction that names a failure says the turn failed.
         let failure = crate::detect::failing::read_reply(message).failure;
         if failure.is_some() {
             self.user_says_failed(failure);
         }
-        let Some(last) = self.session.last_response.as_mut() else {
-            return;
-        };
-        let implicit = last.implicit_id.take().filter(|_| !was_explicit);
         // The user said this answer was wrong: pushback towards an incident,
         // once per answer.
         if !was_explicit {
@@ -1392,13 +1389,12 @@ fn symbol_key(message: &str) -> String {
     if !head.chars().any(names) {
         return String::new();
     }
-    let mut h = 0u64;
-    for c in head.chars().filter(|c| !c.is_whitespace()) {
-        let mut buf = [0u8; 4];
-        let lower = c.to_lowercase().next().unwrap_or(c);
-        h = hash_bytes(h, lower.encode_utf8(&mut buf).as_bytes());
-    }
-    format!("#{:08x}", h as u32)
+    let text: String = head
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect();
+    format!("#{:08x}", hash_bytes(0, text.as_bytes()) as u32)
 }
 
 /// Appends to the per-turn tool text, cutting at the cap on a char boundary.
