@@ -136,7 +136,9 @@ mod tests {
 /// Serde for optional 64-bit hashes as 16 hex digits: JS numbers cannot hold
 /// 64-bit integers exactly, and snapshots travel through JSON.parse.
 pub mod hex_opt {
-    use serde::{Deserialize, Deserializer, Serializer};
+    use serde::Serializer;
+    #[cfg(test)]
+    use serde::{Deserialize, Deserializer};
 
     pub fn serialize<S: Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
         match v {
@@ -145,6 +147,7 @@ pub mod hex_opt {
         }
     }
 
+    #[cfg(test)]
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
         match Option::<String>::deserialize(d)? {
             Some(t) if t.len() == 16 => u64::from_str_radix(&t, 16)

@@ -340,7 +340,7 @@ fn foreign_future_and_tampered_snapshots_are_refused() {
         (
             tamper(|v| v["session"]["task"] = json!([["a", "a", 0]])),
             ErrorKind::Type,
-            "snapshot",
+            "session.task",
         ),
         (
             tamper(|v| v["session"]["tokens"]["unavailable"] = json!(99)),
@@ -395,7 +395,7 @@ fn foreign_future_and_tampered_snapshots_are_refused() {
         (
             tamper(|v| v["session"]["episodeRecords"] = json!(["not hex"])),
             ErrorKind::Type,
-            "snapshot",
+            "session.episodeRecords[0]",
         ),
         (
             tamper(|v| v["memory"]["topics"]["async+fetch_user"]["qualitySum"] = json!(50.0)),

@@ -288,6 +288,6 @@ fn snapshot_shape_is_versioned_camel_case_json() {
     assert_eq!(rec[0].as_str().unwrap().len(), 16, "id");
     assert_eq!(rec[3], "e", "explicit");
     assert_eq!(rec[4], "no logging");
-    let snap: Snapshot = serde_json::from_value(v).unwrap();
+    let snap = Snapshot::from_json(&v.to_string()).unwrap();
     assert_eq!(snap.user_id, "alice");
 }

@@ -3,7 +3,9 @@
 
 use std::collections::VecDeque;
 
-use serde::{Deserialize, Serialize};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 
 use super::EPS;
 use crate::config::{Config, TokenBasis};
@@ -12,7 +14,8 @@ use crate::decision::BreakReason;
 /// Money totals stop growing here; far beyond any real budget, and finite.
 const MAX_USD: f64 = 1e15;
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Budget {
     pub tokens_in: u64,
@@ -23,6 +26,15 @@ pub struct Budget {
     /// Quality samples, oldest first, at most `Config::quality_history`.
     pub quality: VecDeque<f64>,
 }
+
+crate::json::typed::from_json!(Budget {
+    req tokens_in: "tokensIn",
+    req tokens_out: "tokensOut",
+    req wallclock_ms: "wallclockMs",
+    req cost_events: "costEvents",
+    req usd: "usd",
+    req quality: "quality",
+});
 
 impl Budget {
     /// Starts spend over (a new task); the quality trend stays.

@@ -3,7 +3,9 @@
 
 use std::collections::VecDeque;
 
-use serde::{Deserialize, Serialize};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 
 /// A `-inf` logprob (probability 0) counts as this much surprise, so one such
 /// token lowers confidence without pinning the whole window at zero.
@@ -21,7 +23,8 @@ const STRUCT_WEAK: f64 = 0.4;
 const STRUCT_STRONG: f64 = 0.2;
 
 /// Token statistics for the current turn.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TokenStats {
     /// Negative log-likelihoods of the newest usable tokens, oldest first.
@@ -30,13 +33,25 @@ pub struct TokenStats {
     pub unavailable: u64,
 }
 
+crate::json::typed::from_json!(TokenStats {
+    req window: "window",
+    req total: "total",
+    req unavailable: "unavailable",
+});
+
 /// The two facts about a response the structural fallback needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Shape {
     pub chars: u64,
     pub questions: u64,
 }
+
+crate::json::typed::from_json!(Shape {
+    req chars: "chars",
+    req questions: "questions",
+});
 
 /// The questions a text asks: marks that end a clause outside code, so a
 /// `$request_uri?` or `?page=2` asks nothing. Chinese and Japanese ask with

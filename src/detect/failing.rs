@@ -11,7 +11,9 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use serde::{Deserialize, Serialize};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 
 use crate::hash::FastBuild;
 
@@ -291,7 +293,8 @@ const GENERIC: &[&str] = &[
 ];
 
 /// The current streak of failing turns.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Failing {
     /// Turns of the streak, oldest first.
@@ -329,6 +332,18 @@ pub struct Failing {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<Box<Failing>>,
 }
+
+crate::json::typed::from_json!(Failing {
+    req turns: "turns",
+    req obstacle: "obstacle",
+    opt last_text: "lastText",
+    opt miss: "miss",
+    req topic: "topic",
+    opt error: "error",
+    hex_opt call: "call",
+    hex_opt last_call: "lastCall",
+    opt ended: "ended",
+});
 
 impl Failing {
     /// A tool result of this turn.

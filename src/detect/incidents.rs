@@ -11,7 +11,9 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use serde::{Deserialize, Serialize};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 
 /// Unconsumed pushback turns remembered.
 const MAX_PENDING: usize = 16;
@@ -40,7 +42,8 @@ fn distinct(markers: impl IntoIterator<Item = String>) -> Vec<String> {
     out
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PendingHit {
     pub turn: u64,
@@ -52,6 +55,13 @@ pub struct PendingHit {
     #[serde(default)]
     pub episode: u64,
 }
+
+crate::json::typed::from_json!(PendingHit {
+    req turn: "turn",
+    req markers: "markers",
+    opt topic: "topic",
+    opt episode: "episode",
+});
 
 /// One turn of pushback, as the regulator reports it.
 pub struct Hit<'a> {
@@ -67,7 +77,8 @@ fn same_task(h: &PendingHit, hit: &Hit<'_>) -> bool {
 }
 
 /// The incident raised at the current turn.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Incident {
     pub evidence_turns: Vec<u64>,
@@ -78,13 +89,28 @@ pub struct Incident {
     pub count: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+crate::json::typed::from_json!(Incident {
+    req evidence_turns: "evidenceTurns",
+    req markers: "markers",
+    req summary: "summary",
+    req topic: "topic",
+    req count: "count",
+});
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Incidents {
     pub pending: VecDeque<PendingHit>,
     pub by_topic: BTreeMap<String, u32>,
     pub current: Option<Incident>,
 }
+
+crate::json::typed::from_json!(Incidents {
+    req pending: "pending",
+    req by_topic: "byTopic",
+    opt current: "current",
+});
 
 impl Incidents {
     /// A new turn: the previous turn's incident is no longer news.

@@ -5,7 +5,9 @@
 //! the topics they corrected, so a thing corrected across requests can
 //! become a learned rule.
 
-use serde::{Deserialize, Serialize};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 
 use crate::detect::corrections::rules::concept_word;
 use crate::text::{KeywordBag, concepts, is_cjk, truncate_chars};
@@ -20,7 +22,8 @@ const READ_PAIRS: usize = 16;
 const TEXT_CHARS: usize = 300;
 
 /// One word the user raised after an answer that did not use it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Raised {
     pub stem: String,
@@ -30,9 +33,23 @@ pub struct Raised {
     pub first: Option<(String, String)>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+crate::json::typed::from_json!(Raised {
+    req stem: "stem",
+    req times: "times",
+    req turn: "turn",
+    opt first: "first",
+});
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(transparent)]
 pub struct Insistence(pub Vec<Raised>);
+
+impl crate::json::typed::FromJson for Insistence {
+    fn from_json(v: &serde_json::Value) -> crate::json::typed::Got<Insistence> {
+        crate::json::typed::FromJson::from_json(v).map(Insistence)
+    }
+}
 
 /// The answer a message follows: its keywords and the house styles it
 /// follows (`text::concepts`).

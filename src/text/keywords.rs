@@ -2,7 +2,10 @@
 //! the first surface form seen and an occurrence count. Bounded in entries
 //! and in bytes, and immutable once built.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::json::typed::{self, Bad, FromJson, Got};
 
 use super::stem_en::stem_into;
 use super::stopwords::{is_stop_word_hashed, is_tech_term};
@@ -342,7 +345,7 @@ impl KeywordBag {
     }
 
     /// Rebuilds a bag from its entries (used when restoring a snapshot).
-    fn from_entries(items: &[(String, String, u32)]) -> Result<Self, String> {
+    fn from_entries(items: &[(&str, &str, u32)]) -> Result<Self, String> {
         if items.len() > MAX_KEYWORDS {
             return Err(format!(
                 "has {} keywords; the limit is {MAX_KEYWORDS}",
@@ -391,9 +394,32 @@ impl Serialize for KeywordBag {
     }
 }
 
-impl<'de> Deserialize<'de> for KeywordBag {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+impl FromJson for KeywordBag {
+    fn from_json(v: &Value) -> Got<KeywordBag> {
+        fn entry(e: &Value) -> Got<(&str, &str, u32)> {
+            let bad = || Bad::new("must be [stem, word, count]");
+            let Some([s, f, n]) = e.as_array().map(Vec::as_slice) else {
+                return Err(bad());
+            };
+            let n = n.as_u64().and_then(|n| u32::try_from(n).ok());
+            match (s.as_str(), f.as_str(), n) {
+                (Some(s), Some(f), Some(n)) => Ok((s, f, n)),
+                _ => Err(bad()),
+            }
+        }
+        let items: Vec<(&str, &str, u32)> = typed::items(v, entry)?;
+        KeywordBag::from_entries(&items).map_err(Bad::new)
+    }
+}
+
+#[cfg(test)]
+impl<'de> serde::Deserialize<'de> for KeywordBag {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let items = Vec::<(String, String, u32)>::deserialize(d)?;
+        let items: Vec<_> = items
+            .iter()
+            .map(|(s, f, n)| (s.as_str(), f.as_str(), *n))
+            .collect();
         KeywordBag::from_entries(&items).map_err(serde::de::Error::custom)
     }
 }

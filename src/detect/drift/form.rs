@@ -4,7 +4,9 @@
 //! An answer breaks them without any tell-tale word, so the word rules of
 //! `negation` cannot see it: only counting its words, lines and marks can.
 
-use serde::{Deserialize, Serialize};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 
 use super::limits::outside_fences;
 use super::scan::Scanned;
@@ -12,7 +14,8 @@ use super::words::WordTable;
 use crate::text::is_cjk;
 
 /// What the request asks of the answer's size and shape (0 / false: nothing).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Form {
     #[serde(default)]
@@ -45,6 +48,21 @@ pub struct Form {
     #[serde(default)]
     pub no_formulas: bool,
 }
+
+crate::json::typed::from_json!(Form {
+    opt max_words: "maxWords",
+    opt word_target: "wordTarget",
+    opt max_chars: "maxChars",
+    opt max_sentences: "maxSentences",
+    opt max_paragraphs: "maxParagraphs",
+    opt max_items: "maxItems",
+    opt no_lists: "noLists",
+    opt no_code: "noCode",
+    opt plain_text: "plainText",
+    opt no_headings: "noHeadings",
+    opt no_tables: "noTables",
+    opt no_formulas: "noFormulas",
+});
 
 impl Form {
     pub fn is_empty(&self) -> bool {

@@ -4,12 +4,15 @@
 //! must run on Python 3.8" (it uses newer syntax), "don't touch the amounts"
 //! (a number of the material is gone), "no jargon" (acronyms everywhere).
 
-use serde::{Deserialize, Serialize};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 
 use super::scan::Scanned;
 
 /// The size of the request's code: what "keep the logic" is checked against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CodeShape {
     /// Statements of the largest fenced block (imports, comments, decorators
@@ -18,6 +21,11 @@ pub struct CodeShape {
     /// Branches, loops, raises and returns among them.
     pub controls: u32,
 }
+
+crate::json::typed::from_json!(CodeShape {
+    req statements: "statements",
+    req controls: "controls",
+});
 
 const MAX_NUMBERS: usize = 16;
 

@@ -40,6 +40,8 @@ use crate::text::stem_light::{self, Lang};
 use crate::text::table::key_hash;
 use crate::text::{KeywordBag, is_cjk};
 use cues::{CLARIFY, KEEP_REST, ONE_SECTION, PROOFREAD, TARGET_CUES, TARGETS, THANKS, TRANSLATION};
+#[cfg(test)]
+pub(crate) use form::Form;
 pub use lang::language;
 use lang::language_of_scanned;
 pub use limits::CodeShape;
@@ -61,8 +63,27 @@ pub enum Cause {
     Framework,
 }
 
+impl crate::json::typed::FromJson for Cause {
+    fn from_json(v: &serde_json::Value) -> crate::json::typed::Got<Cause> {
+        use Cause::*;
+        let names = [
+            "offTopic",
+            "forbidden",
+            "additions",
+            "language",
+            "framework",
+        ];
+        crate::json::typed::variant(
+            v,
+            &names,
+            &[OffTopic, Forbidden, Additions, Language, Framework],
+        )
+    }
+}
+
 /// Facts about the request, computed once at turn start.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TaskFacts {
     /// Stems the user asked to leave out.
@@ -135,6 +156,31 @@ pub struct TaskFacts {
     pub translated_words: u16,
 }
 
+crate::json::typed::from_json!(TaskFacts {
+    req forbidden: "forbidden",
+    opt protected: "protected",
+    opt limits: "limits",
+    req lang: "lang",
+    req tech: "tech",
+    req translation: "translation",
+    opt closing: "closing",
+    opt numbers: "numbers",
+    opt code: "code",
+    opt verbatim: "verbatim",
+    opt names: "names",
+    opt signatures: "signatures",
+    opt has_code: "hasCode",
+    opt one_section: "oneSection",
+    opt proofread: "proofread",
+    opt intents: "intents",
+    opt ops: "ops",
+    opt confirms: "confirms",
+    opt sides: "sides",
+    opt figures: "figures",
+    opt edited_lines: "editedLines",
+    opt translated_words: "translatedWords",
+});
+
 impl TaskFacts {
     /// Every list within `MAX_FACTS` entries of at most `MAX_FACT_BYTES`
     /// each: what an imported snapshot must respect.
@@ -159,7 +205,8 @@ impl TaskFacts {
 }
 
 /// The verdict on one response.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DriftReport {
     /// Weighted share of the answer's content not anchored anywhere, 0–1.
@@ -168,6 +215,12 @@ pub struct DriftReport {
     /// The words a person would point at, most telling first.
     pub tokens: Vec<String>,
 }
+
+crate::json::typed::from_json!(DriftReport {
+    req score: "score",
+    opt cause: "cause",
+    req tokens: "tokens",
+});
 
 const MAX_FACTS: usize = 32;
 /// Code lines of a narrow edit remembered.

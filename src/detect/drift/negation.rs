@@ -13,7 +13,9 @@
 //! change verb next to a protected word; prose beyond the code when only code
 //! was wanted; examples, several sentences or new content when they were not.
 
-use serde::{Deserialize, Serialize};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 
 use super::cues::{
     ADD_VERBS, ANALOGY_GIVEN, CHANGE_VERBS, EXAMPLE_GIVEN, FORMAL_GIVEN, INFORMAL, KEEP,
@@ -31,7 +33,8 @@ use crate::text::KeywordBag;
 const MAX_STEMS: usize = 32;
 
 /// Limits on the answer's form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Limits {
     #[serde(default)]
@@ -87,6 +90,28 @@ pub struct Limits {
     #[serde(default, skip_serializing_if = "Form::is_empty")]
     pub form: Form,
 }
+
+crate::json::typed::from_json!(Limits {
+    opt no_explanation: "noExplanation",
+    opt no_examples: "noExamples",
+    opt one_sentence: "oneSentence",
+    opt no_new_content: "noNewContent",
+    opt no_emoji: "noEmoji",
+    opt no_comments: "noComments",
+    opt no_dependencies: "noDependencies",
+    opt plain_language: "plainLanguage",
+    opt keep_numbers: "keepNumbers",
+    opt keep_logic: "keepLogic",
+    opt python_minor: "pythonMinor",
+    opt keep_names: "keepNames",
+    opt no_analogies: "noAnalogies",
+    opt no_opinions: "noOpinions",
+    opt informal: "informal",
+    opt yes_no: "yesNo",
+    opt numbers_changed: "numbersChanged",
+    opt keep_tests: "keepTests",
+    opt form: "form",
+});
 
 /// What a request rules out, borrowed from where it is kept.
 pub struct RulesRef<'a> {

@@ -5,12 +5,15 @@
 //! tool's name says it (`write_file`, `str_replace`, `send_certificate`); else,
 //! for a shell tool, the command does (`cat > f <<EOF`, `sed -i`, `echo >> f`).
 
-use serde::{Deserialize, Serialize};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 
 use crate::event::EffectHint;
 
 /// The three kinds of call the loop rules tell apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase")]
 pub enum Effect {
     /// Reads, or nothing known: progress is judged from what comes back.
@@ -22,6 +25,13 @@ pub enum Effect {
     /// Does something that repeating does again (send, book, pay, transfer):
     /// the same successful call twice is a duplicate side effect.
     Action,
+}
+
+impl crate::json::typed::FromJson for Effect {
+    fn from_json(v: &serde_json::Value) -> crate::json::typed::Got<Effect> {
+        use Effect::*;
+        crate::json::typed::variant(v, &["read", "write", "action"], &[Read, Write, Action])
+    }
 }
 
 impl Effect {

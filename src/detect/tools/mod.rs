@@ -15,7 +15,9 @@ mod rules;
 
 use std::collections::{BTreeMap, VecDeque};
 
-use serde::{Deserialize, Serialize};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 
 use crate::hash::{combine, hash_bytes};
 
@@ -40,7 +42,8 @@ const NAMES_PER_RESULT: usize = 128;
 pub const LONG_RESULT: usize = 64;
 
 /// One call and, once it returned, its outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CallRecord {
     pub name: String,
@@ -81,6 +84,20 @@ pub struct CallRecord {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub listed: bool,
 }
+
+crate::json::typed::from_json!(CallRecord {
+    req name: "name",
+    opt call_id: "callId",
+    hex key: "key",
+    opt ok: "ok",
+    hex_opt result: "result",
+    hex_opt gist: "gist",
+    opt empty: "empty",
+    opt long: "long",
+    opt step: "step",
+    opt effect: "effect",
+    opt listed: "listed",
+});
 
 impl CallRecord {
     pub fn returned(&self) -> bool {
@@ -149,7 +166,8 @@ pub struct NewCall<'a> {
 }
 
 /// What the current turn's tools did.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolTurn {
     pub recent: VecDeque<CallRecord>,
@@ -183,15 +201,36 @@ pub struct ToolTurn {
     pub finding: Option<Finding>,
 }
 
+crate::json::typed::from_json!(ToolTurn {
+    req recent: "recent",
+    req calls: "calls",
+    req results: "results",
+    req failures: "failures",
+    req duration_ms: "durationMs",
+    req counts: "counts",
+    req run_len: "runLen",
+    opt steps: "steps",
+    opt open_step: "openStep",
+    opt nudged_steps: "nudgedSteps",
+    opt reports_results: "reportsResults",
+    opt listed: "listed",
+} ..Default::default());
+
 /// The id-like tokens of recent results: two generations of sorted hashes,
 /// so a lookup is two binary searches and the newest `LISTED_NAMES` to
 /// `2 × LISTED_NAMES` are kept without a queue.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Listed {
     now: Vec<u32>,
     before: Vec<u32>,
 }
+
+crate::json::typed::from_json!(Listed {
+    req now: "now",
+    req before: "before",
+});
 
 impl Listed {
     pub fn contains(&self, h: u32) -> bool {
@@ -374,11 +413,19 @@ impl ToolTurn {
 }
 
 /// Calls that returned in earlier turns, oldest first, bounded.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(transparent)]
 pub struct EarlierCalls(pub VecDeque<DoneCall>);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+impl crate::json::typed::FromJson for EarlierCalls {
+    fn from_json(v: &serde_json::Value) -> crate::json::typed::Got<EarlierCalls> {
+        crate::json::typed::FromJson::from_json(v).map(EarlierCalls)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DoneCall {
     #[serde(with = "crate::hash::hex")]
@@ -395,6 +442,14 @@ pub struct DoneCall {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub failed: bool,
 }
+
+crate::json::typed::from_json!(DoneCall {
+    hex key: "key",
+    req turn: "turn",
+    hex_opt gist: "gist",
+    opt effect: "effect",
+    opt failed: "failed",
+});
 
 impl EarlierCalls {
     /// Remembers a call that returned (once per turn and result).

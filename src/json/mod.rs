@@ -12,6 +12,8 @@
 
 use serde::de::DeserializeOwned;
 
+pub mod typed;
+
 /// For serde's `skip_serializing_if`: a field at its default is left out.
 pub(crate) fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()

@@ -12,6 +12,7 @@ use std::fmt;
 
 use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::config::Config;
 use crate::detect::budget::Budget;
@@ -24,6 +25,7 @@ use crate::detect::tools::{DONE_CALLS, EarlierCalls, MAX_TOOL_NAMES, RECENT_CALL
 use crate::error::{Error, Result, json_message};
 use crate::event::MAX_NAME_BYTES;
 use crate::hash::{combine, hash_bytes};
+use crate::json::typed::{self, FromJson, Got};
 use crate::json::{Cursor, MAX_NESTING};
 use crate::text::{KeywordBag, topic_key};
 
@@ -207,7 +209,8 @@ fn trim_topics(topics: &mut BTreeMap<String, TopicStats>) {
 }
 
 /// The current turn's response, reduced to what the detectors need.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Response {
     pub keywords: KeywordBag,
@@ -226,6 +229,15 @@ pub struct Response {
     pub concepts: u32,
 }
 
+crate::json::typed::from_json!(Response {
+    req keywords: "keywords",
+    req shape: "shape",
+    opt requested: "requested",
+    opt refused: "refused",
+    req graded: "graded",
+    opt concepts: "concepts",
+});
+
 impl Response {
     /// Whether it asked the user something: the next message answers it.
     pub fn asked(&self) -> bool {
@@ -235,7 +247,8 @@ impl Response {
 
 /// The most recent response, kept across the next turn start so a retry or
 /// an explicit correction can be filed against it.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LastResponse {
     pub turn: u64,
@@ -247,8 +260,17 @@ pub struct LastResponse {
     pub explicit: bool,
 }
 
+crate::json::typed::from_json!(LastResponse {
+    req turn: "turn",
+    req topic: "topic",
+    opt at_ms: "atMs",
+    hex_opt implicit_id: "implicitId",
+    req explicit: "explicit",
+});
+
 /// The running task.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Session {
     pub turns: u64,
@@ -295,6 +317,29 @@ pub struct Session {
     pub drift: Option<DriftReport>,
 }
 
+crate::json::typed::from_json!(Session {
+    req turns: "turns",
+    opt last_at_ms: "lastAtMs",
+    req topic: "topic",
+    req task: "task",
+    opt response: "response",
+    req tools: "tools",
+    req tokens: "tokens",
+    req budget: "budget",
+    opt last_response: "lastResponse",
+    req tool_calls_total: "toolCallsTotal",
+    opt earlier_calls: "earlierCalls",
+    opt incidents: "incidents",
+    opt episode: "episode",
+    opt episode_records: "episodeRecords",
+    opt failing: "failing",
+    opt insistence: "insistence",
+    opt facts: "facts",
+    opt context: "context",
+    opt tool_text: "toolText",
+    opt drift: "drift",
+});
+
 /// Record ids followed per episode (the newest kept).
 pub const EPISODE_RECORDS: usize = 32;
 
@@ -302,6 +347,12 @@ pub const EPISODE_RECORDS: usize = 32;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct RecordId(#[serde(with = "crate::hash::hex")] pub u64);
+
+impl FromJson for RecordId {
+    fn from_json(v: &Value) -> Got<RecordId> {
+        typed::hex(v).map(RecordId)
+    }
+}
 
 impl Session {
     fn validate(&self, cfg: &Config) -> Result<()> {
@@ -394,7 +445,8 @@ impl Session {
 }
 
 /// Everything a regulator needs to carry on elsewhere.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Snapshot {
     pub format: String,
@@ -404,6 +456,49 @@ pub struct Snapshot {
     pub memory: Memory,
     #[serde(default)]
     pub session: Session,
+}
+
+/// A snapshot as serde_json reads it: the session is left as a JSON value
+/// for `Session::from_json` (see `json::typed`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SnapshotIn {
+    format: String,
+    version: u32,
+    user_id: String,
+    config: Config,
+    memory: Memory,
+    #[serde(default)]
+    session: Value,
+}
+
+impl SnapshotIn {
+    fn read(self) -> Result<Snapshot> {
+        Ok(Snapshot {
+            session: read_session(&self.session)?,
+            format: self.format,
+            version: self.version,
+            user_id: self.user_id,
+            config: self.config,
+            memory: self.memory,
+        })
+    }
+}
+
+/// The session a snapshot holds (none: a fresh one), its errors named
+/// under `session`, as `Session::validate` names them.
+fn read_session(v: &Value) -> Result<Session> {
+    if v.is_null() {
+        return Ok(Session::default());
+    }
+    Session::from_json(v).map_err(|bad| {
+        let at = match bad.path.as_str() {
+            "" => "session".to_string(),
+            p if p.starts_with('[') => format!("session{p}"),
+            p => format!("session.{p}"),
+        };
+        Error::type_error(at, bad.message)
+    })
 }
 
 /// A snapshot made of borrowed parts, so exporting never clones the state.
@@ -506,10 +601,11 @@ impl Snapshot {
             snap.validate()?;
             return Ok(snap);
         }
-        if let Ok(snap) = serde_json::from_str::<Snapshot>(text)
+        if let Ok(snap) = serde_json::from_str::<SnapshotIn>(text)
             && snap.format == FORMAT
             && snap.version == VERSION
         {
+            let snap = snap.read()?;
             snap.validate()?;
             return Ok(snap);
         }
@@ -543,8 +639,9 @@ impl Snapshot {
                         format!("{version} was never written"),
                     ));
                 }
-                serde_json::from_str::<Snapshot>(text)
+                serde_json::from_str::<SnapshotIn>(text)
                     .map_err(|e| Error::type_error("snapshot", json_message(&e)))?
+                    .read()?
             }
             Some(other) => {
                 return Err(Error::type_error(
@@ -605,7 +702,7 @@ fn read_plain(text: &str) -> Option<Snapshot> {
         "userId" => once(&mut user_id, c.value::<String>(depth)?),
         "config" => once(&mut config, c.value::<Config>(depth)?),
         "memory" => once(&mut memory, read_memory(c)?),
-        "session" => once(&mut session, c.value::<Session>(depth)?),
+        "session" => once(&mut session, read_session(&c.value(depth)?).ok()?),
         _ => None,
     })?;
     c.end()?;
@@ -777,6 +874,9 @@ fn from_noos(noos: Noos) -> Snapshot {
         session: Session::default(),
     }
 }
+
+#[cfg(test)]
+mod session_tests;
 
 #[cfg(test)]
 mod tests {
