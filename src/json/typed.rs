@@ -106,12 +106,12 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// A field read by `read`; `missing` when it is not there (`None`: an
-    /// error).
-    fn read<T: Default>(&mut self, key: &str, read: fn(&Value) -> Got<T>, missing: bool) -> T {
+    /// A field read by `read`; when it is not there, its default if
+    /// `optional`, else an error.
+    fn read<T: Default>(&mut self, key: &str, read: fn(&Value) -> Got<T>, optional: bool) -> T {
         let got = match self.take(key) {
             Some(v) => read(v),
-            None if missing => Ok(T::default()),
+            None if optional => Ok(T::default()),
             None => Err(Bad::new("is missing")),
         };
         got.unwrap_or_else(|bad| {
@@ -267,11 +267,7 @@ impl FromJson for (String, String) {
 /// A 64-bit hash or id written as 16 hex digits (`hash::hex`).
 pub fn hex(v: &Value) -> Got<u64> {
     let t = str_of(v)?;
-    let digits = t.len() == 16 && t.bytes().all(|b| b.is_ascii_hexdigit());
-    digits
-        .then(|| u64::from_str_radix(t, 16).ok())
-        .flatten()
-        .ok_or_else(|| Bad::new(format!("{t:?} is not 16 hex digits")))
+    crate::hash::parse_hex(t).ok_or_else(|| Bad::new(format!("{t:?} is not 16 hex digits")))
 }
 
 /// The same, or null (`hash::hex_opt`).

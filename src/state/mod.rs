@@ -492,12 +492,8 @@ fn read_session(v: &Value) -> Result<Session> {
         return Ok(Session::default());
     }
     Session::from_json(v).map_err(|bad| {
-        let at = match bad.path.as_str() {
-            "" => "session".to_string(),
-            p if p.starts_with('[') => format!("session{p}"),
-            p => format!("session.{p}"),
-        };
-        Error::type_error(at, bad.message)
+        let bad = bad.within("session");
+        Error::type_error(bad.path, bad.message)
     })
 }
 

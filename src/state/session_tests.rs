@@ -84,6 +84,24 @@ fn every_struct_reads_the_fields_serde_names() {
     same_names::<DriftReport>();
 }
 
+/// The enums read back every name serde writes for them.
+#[test]
+fn every_variant_reads_back() {
+    use crate::detect::drift::Cause;
+    use crate::detect::tools::Effect;
+    fn back<T: FromJson + serde::Serialize + PartialEq + std::fmt::Debug>(all: &[T]) {
+        for v in all {
+            assert_eq!(
+                T::from_json(&serde_json::to_value(v).unwrap()).as_ref(),
+                Ok(v)
+            );
+        }
+    }
+    back(&[Effect::Read, Effect::Write, Effect::Action]);
+    use Cause::*;
+    back(&[OffTopic, Forbidden, Additions, Language, Framework]);
+}
+
 /// Every session state the development session set reaches, after each
 /// event: the hand reader gives what serde gives.
 #[test]

@@ -547,7 +547,7 @@ pub(crate) fn read_store(c: &mut Cursor<'_>) -> Option<Store> {
 /// One `[id, atMs, seq, "e" | "i", text]` row, after its topic's `[`.
 fn read_row(c: &mut Cursor<'_>, topic: &str) -> Option<Record> {
     c.expect(b'[')?;
-    let id = parse_hex(c.quoted(16)?)?;
+    let id = crate::hash::parse_hex(c.quoted(16)?)?;
     c.expect(b',')?;
     let at_ms = c.u64()?;
     c.expect(b',')?;
@@ -570,42 +570,6 @@ fn read_row(c: &mut Cursor<'_>, topic: &str) -> Option<Record> {
         text,
     })
 }
-
-/// Exactly 16 hex digits, as `hash::hex` reads an id (which also takes a
-/// `+` sign: that form is left to it). By table, without a branch per
-/// digit: ids were the costliest part of a row.
-fn parse_hex(t: &str) -> Option<u64> {
-    if t.len() != 16 {
-        return None;
-    }
-    let (mut n, mut bad) = (0u64, 0u8);
-    for b in t.bytes() {
-        let d = HEX_VALUES[usize::from(b)];
-        bad |= d;
-        n = (n << 4) | u64::from(d & 0xf);
-    }
-    (bad & NOT_HEX == 0).then_some(n)
-}
-
-/// Marks a byte that is not a hex digit in `HEX_VALUES`.
-const NOT_HEX: u8 = 0x80;
-
-/// Each byte's value as a hex digit, or `NOT_HEX`.
-const HEX_VALUES: [u8; 256] = {
-    let mut t = [NOT_HEX; 256];
-    let mut i = 0;
-    while i < 10 {
-        t[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        t[b'a' as usize + i] = 10 + i as u8;
-        t[b'A' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    t
-};
 
 struct HexSeed;
 
@@ -884,22 +848,6 @@ mod tests {
         }
         s.len = s.topics.values().map(Vec::len).sum();
         s.validate(&Config::default())
-    }
-
-    #[test]
-    fn ids_read_as_hash_hex_reads_them() {
-        for t in [
-            "0123456789abcdef",
-            "FFFFFFFFFFFFFFFF",
-            "000000000000000g",
-            "+123456789abcdef",
-            "12345",
-        ] {
-            let want = crate::hash::hex::deserialize(serde_json::Value::from(t)).ok();
-            let got = parse_hex(t);
-            assert!(got.is_none() || got == want, "{t}");
-            assert_eq!(got.is_some(), want.is_some() && !t.starts_with('+'), "{t}");
-        }
     }
 
     #[test]

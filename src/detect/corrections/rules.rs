@@ -390,19 +390,15 @@ pub fn learn(
 
 /// A rule id as `learnedRules()` gives it: 16 hex digits.
 pub fn parse_id(id: &str) -> crate::error::Result<u64> {
-    let valid = id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit());
-    valid
-        .then(|| u64::from_str_radix(id, 16).ok())
-        .flatten()
-        .ok_or_else(|| {
-            crate::error::Error::type_error(
-                "id",
-                format!(
-                    "must be a learned rule's id (16 hex digits), got {:?}",
-                    crate::text::truncate_chars(id, 40)
-                ),
-            )
-        })
+    crate::hash::parse_hex(id).ok_or_else(|| {
+        crate::error::Error::type_error(
+            "id",
+            format!(
+                "must be a learned rule's id (16 hex digits), got {:?}",
+                crate::text::truncate_chars(id, 40)
+            ),
+        )
+    })
 }
 
 /// The id of the rule about stem `word`.
