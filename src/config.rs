@@ -4,7 +4,7 @@
 //! fields it lacked are marked. A config is part of the persisted snapshot, so a
 //! restored regulator behaves exactly like the one that was exported.
 
-use std::collections::BTreeMap;
+use crate::sorted_map::SortedMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -91,7 +91,7 @@ pub struct Config {
     /// Tools never counted as looping (e.g. `think`, `read_file`).
     pub tool_loop_exempt: Vec<String>,
     /// Per-tool halt thresholds, overriding `toolLoopThreshold`.
-    pub tool_loop_thresholds: BTreeMap<String, u32>,
+    pub tool_loop_thresholds: SortedMap<String, u32>,
     /// Share of a response's weighted content not anchored anywhere at or
     /// above which it counts as off topic. `None` (the default) leaves that
     /// check off: a paraphrase shares no words with its question either, and
@@ -150,7 +150,7 @@ impl Default for Config {
             tool_failure_streak: 6,
             tool_nudge_patience: 3,
             tool_loop_exempt: Vec::new(),
-            tool_loop_thresholds: BTreeMap::new(),
+            tool_loop_thresholds: SortedMap::new(),
             drift_warn_threshold: None,
             glossary: Vec::new(),
             markers: true,

@@ -37,6 +37,7 @@ pub(crate) mod json;
 pub mod regulator;
 pub mod replay;
 pub(crate) mod sort;
+pub mod sorted_map;
 pub mod state;
 pub mod text;
 #[cfg(target_arch = "wasm32")]

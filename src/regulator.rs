@@ -2,7 +2,7 @@
 //! they report. No clock, no randomness, no I/O: the same events give the
 //! same decisions everywhere.
 
-use std::collections::BTreeMap;
+use crate::sorted_map::SortedMap;
 
 use serde_json::Value;
 
@@ -1017,9 +1017,8 @@ impl Regulator {
                 let ruled = std::cell::OnceCell::new();
                 let elsewhere = |r: &Record| {
                     let ids = ruled.get_or_init(|| {
-                        let mut ids = self.memory.dismissed.ids();
-                        ids.extend(self.learned_rules().map(|r| r.id));
-                        ids
+                        let learned = self.learned_rules().map(|r| r.id);
+                        self.memory.dismissed.ids().chain(learned).collect()
                     });
                     corrections::rules::names_a_rule(&r.text, ids)
                 };
@@ -1048,7 +1047,7 @@ impl Regulator {
                     &records,
                     self.config.pattern_threshold as usize,
                     self.config.max_examples as usize,
-                    &self.memory.dismissed.ids(),
+                    &self.memory.dismissed.ids().collect(),
                 )
             })
             .iter()
@@ -1085,17 +1084,17 @@ impl Regulator {
     }
 
     /// Calls per tool name this turn.
-    pub fn tool_counts(&self) -> &BTreeMap<String, u64> {
+    pub fn tool_counts(&self) -> &SortedMap<String, u64> {
         &self.session.tools.counts
     }
 
     /// Numeric metrics under stable `reins.` keys; every value is finite.
-    pub fn metrics(&self) -> BTreeMap<&'static str, f64> {
+    pub fn metrics(&self) -> SortedMap<&'static str, f64> {
         let s = &self.session;
         let b = &s.budget;
         let t = &s.tools;
         let n = |v: u64| v as f64;
-        BTreeMap::from([
+        SortedMap::from([
             ("reins.confidence", self.confidence()),
             ("reins.logprob_coverage", self.logprob_coverage()),
             ("reins.total_tokens_in", n(b.tokens_in)),

@@ -118,7 +118,7 @@ fn memory(
     };
     m = m.merge(
         &Memory {
-            topics: topic_map,
+            topics: topic_map.into_iter().collect(),
             ..Memory::default()
         },
         &cfg,

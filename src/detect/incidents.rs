@@ -9,7 +9,9 @@
 //! to come back.
 //! Greedy clustering as in spool: hits that made an incident are consumed.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::sorted_map::SortedMap;
 
 #[cfg(test)]
 use serde::Deserialize;
@@ -102,7 +104,7 @@ crate::json::typed::from_json!(Incident {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Incidents {
     pub pending: VecDeque<PendingHit>,
-    pub by_topic: BTreeMap<String, u32>,
+    pub by_topic: SortedMap<String, u32>,
     pub current: Option<Incident>,
 }
 
@@ -159,7 +161,7 @@ impl Incidents {
                     self.by_topic.remove(&k);
                 }
             }
-            let n = self.by_topic.entry(topic.to_string()).or_default();
+            let n = self.by_topic.or_default(topic.to_string());
             *n = n.saturating_add(1);
             *n
         };

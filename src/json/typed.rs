@@ -11,7 +11,9 @@
 //! it has a default. Unlike serde they do not read a struct written as an
 //! array of its fields, and a key given twice keeps its last value.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::sorted_map::SortedMap;
 
 use serde_json::{Map, Value};
 
@@ -239,16 +241,17 @@ impl<T: FromJson> FromJson for VecDeque<T> {
     }
 }
 
-impl<T: FromJson> FromJson for BTreeMap<String, T> {
-    fn from_json(v: &Value) -> Got<BTreeMap<String, T>> {
+impl<T: FromJson> FromJson for SortedMap<String, T> {
+    fn from_json(v: &Value) -> Got<SortedMap<String, T>> {
         let Value::Object(map) = v else {
             return Err(Bad::new("must be an object"));
         };
-        let mut out = BTreeMap::new();
+        // serde_json's object is already in key order, each key once.
+        let mut out = Vec::with_capacity(map.len());
         for (k, v) in map {
-            out.insert(k.clone(), T::from_json(v).map_err(|e| e.within(k))?);
+            out.push((k.clone(), T::from_json(v).map_err(|e| e.within(k))?));
         }
-        Ok(out)
+        Ok(SortedMap::from_pairs(out))
     }
 }
 

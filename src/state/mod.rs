@@ -6,7 +6,9 @@
 //! import before the next and regulate as if it had never stopped.
 
 use crate::detect::corrections::rules::{Dismissed, MAX_DISMISSED};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::sorted_map::SortedMap;
 
 use std::fmt;
 
@@ -84,7 +86,7 @@ pub struct Memory {
     pub seq: u64,
     pub implicit_corrections: u64,
     pub corrections: Store,
-    pub topics: BTreeMap<String, TopicStats>,
+    pub topics: SortedMap<String, TopicStats>,
     /// Standing preferences, user-wide.
     #[serde(default)]
     pub preferences: Preferences,
@@ -192,7 +194,7 @@ impl Memory {
 }
 
 /// Keeps the most recently active topics; ties broken by key for a total order.
-fn trim_topics(topics: &mut BTreeMap<String, TopicStats>) {
+fn trim_topics(topics: &mut SortedMap<String, TopicStats>) {
     let Some(excess) = topics.len().checked_sub(MAX_TOPICS).filter(|&n| n > 0) else {
         return;
     };
@@ -820,7 +822,7 @@ impl<'de> Deserialize<'de> for Scalar {
 struct Noos {
     user_id: String,
     #[serde(default)]
-    correction_patterns: Option<BTreeMap<String, NoosPattern>>,
+    correction_patterns: Option<SortedMap<String, NoosPattern>>,
 }
 
 #[derive(Deserialize)]

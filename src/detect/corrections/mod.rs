@@ -5,8 +5,8 @@
 //! ever keep the newest records under a total order, which makes merge
 //! commutative, associative and idempotent.
 
+use crate::sorted_map::SortedMap;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 
 use std::fmt;
 
@@ -76,7 +76,7 @@ impl Record {
 /// Records by topic, each list oldest first.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Store {
-    topics: BTreeMap<String, Vec<Record>>,
+    topics: SortedMap<String, Vec<Record>>,
     len: usize,
 }
 
@@ -120,7 +120,7 @@ impl Store {
         if record.topic.is_empty() {
             return;
         }
-        let list = self.topics.entry(record.topic.clone()).or_default();
+        let list = self.topics.or_default(record.topic.clone());
         let at = list.partition_point(|r| r.age_cmp(&record) == Ordering::Less);
         list.insert(at, record);
         self.len += 1;
@@ -216,16 +216,23 @@ impl Store {
 
     /// Union by id, then trim. Pure: neither input changes.
     pub fn merge(&self, other: &Store, cfg: &Config) -> Store {
-        let mut by_id: BTreeMap<u64, &Record> = BTreeMap::new();
-        for r in self.records().chain(other.records()) {
-            match by_id.get(&r.id) {
-                Some(cur) if cur.version_cmp(r) != Ordering::Less => {}
-                _ => {
-                    by_id.insert(r.id, r);
+        // By id (stably), then each id's first greatest version: what
+        // keeping a record per id and replacing it only by a newer version
+        // keeps, in id order.
+        let mut all: Vec<&Record> = self.records().chain(other.records()).collect();
+        crate::sort::sort_by(&mut all, |a, b| a.id.cmp(&b.id));
+        let mut kept: Vec<&Record> = Vec::with_capacity(all.len());
+        for r in all {
+            match kept.last_mut() {
+                Some(cur) if cur.id == r.id => {
+                    if cur.version_cmp(r) == Ordering::Less {
+                        *cur = r;
+                    }
                 }
+                _ => kept.push(r),
             }
         }
-        Store::from_records(by_id.into_values().cloned().collect(), cfg)
+        Store::from_records(kept.into_iter().cloned().collect(), cfg)
     }
 
     /// Builds a trimmed store from records in any order.
@@ -844,7 +851,7 @@ mod tests {
     fn check(records: Vec<Record>) -> Result<()> {
         let mut s = Store::default();
         for r in records {
-            s.topics.entry(r.topic.clone()).or_default().push(r);
+            s.topics.or_default(r.topic.clone()).push(r);
         }
         s.len = s.topics.values().map(Vec::len).sum();
         s.validate(&Config::default())

@@ -10,7 +10,7 @@
 //! first, so a record backs one rule at most. Export, import and merge stay
 //! exactly what they were; what a merge adds, the rules see.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use serde::Serialize;
@@ -45,8 +45,8 @@ pub struct Dismissal {
 pub const MAX_DISMISSED: usize = 64;
 
 impl Dismissed {
-    pub fn ids(&self) -> BTreeSet<u64> {
-        self.0.iter().map(|d| d.id).collect()
+    pub fn ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.0.iter().map(|d| d.id)
     }
 
     /// Adds a dismissal (once per id, the newest time kept), newest kept.
@@ -64,14 +64,10 @@ impl Dismissed {
     }
 
     fn normalize(&mut self) {
-        let mut by_id: BTreeMap<u64, Dismissal> = BTreeMap::new();
-        for d in &self.0 {
-            let keep = by_id.get(&d.id).is_none_or(|cur| d > cur);
-            if keep {
-                by_id.insert(d.id, *d);
-            }
-        }
-        let mut all: Vec<Dismissal> = by_id.into_values().collect();
+        // Each id's greatest dismissal, then all in order.
+        let mut all = std::mem::take(&mut self.0);
+        crate::sort::sort_by(&mut all, |a, b| a.id.cmp(&b.id).then_with(|| b.cmp(a)));
+        all.dedup_by_key(|d| d.id);
         crate::sort::sort_by(&mut all, |a, b| a.cmp(b));
         let cut = all.len().saturating_sub(MAX_DISMISSED);
         all.drain(..cut);
@@ -323,12 +319,35 @@ pub fn cluster(
         .then(|| (0..records.len()).filter(|&i| roots[i] == best).collect())
 }
 
+/// Rule ids, sorted, for lookups.
+#[derive(Debug, Clone, Default)]
+pub struct IdSet(Vec<u64>);
+
+impl IdSet {
+    pub fn contains(&self, id: u64) -> bool {
+        self.0.binary_search(&id).is_ok()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl FromIterator<u64> for IdSet {
+    fn from_iter<I: IntoIterator<Item = u64>>(iter: I) -> Self {
+        let mut ids: Vec<u64> = iter.into_iter().collect();
+        crate::sort::sort_u64(&mut ids);
+        ids.dedup();
+        Self(ids)
+    }
+}
+
 /// Whether a correction names the word of one of the rules `ids`.
-pub fn names_a_rule(text: &str, ids: &BTreeSet<u64>) -> bool {
+pub fn names_a_rule(text: &str, ids: &IdSet) -> bool {
     !ids.is_empty()
         && words(text)
             .iter()
-            .any(|(stem, _)| ids.contains(&rule_id(stem)))
+            .any(|(stem, _)| ids.contains(rule_id(stem)))
 }
 
 /// The rules `records` make at `threshold`, without the `dismissed` ones.
@@ -336,28 +355,37 @@ pub fn learn(
     records: &[&Record],
     threshold: usize,
     max_examples: usize,
-    dismissed: &BTreeSet<u64>,
+    dismissed: &IdSet,
 ) -> Vec<LearnedRule> {
     let threshold = threshold.max(2);
     let words: Vec<Vec<(String, String)>> = records.iter().map(|r| words(&r.text)).collect();
     crate::work::add(words.len());
     // Word → the records holding it (indices, ascending).
-    let mut holders: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, ws) in words.iter().enumerate() {
-        for (stem, _) in ws {
-            let list = holders.entry(stem.as_str()).or_default();
-            if list.last() != Some(&i) {
-                list.push(i);
+    // (word, record) pairs sorted by word, stably: each word's records
+    // come out ascending, and the words in order.
+    let mut pairs: Vec<(&str, usize)> = (0..)
+        .zip(&words)
+        .flat_map(|(i, ws)| ws.iter().map(move |(stem, _)| (stem.as_str(), i)))
+        .collect();
+    crate::sort::sort_by(&mut pairs, |a, b| a.0.cmp(b.0));
+    let mut holders: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (stem, i) in pairs {
+        match holders.last_mut() {
+            Some((w, list)) if *w == stem => {
+                if list.last() != Some(&i) {
+                    list.push(i);
+                }
             }
+            _ => holders.push((stem, vec![i])),
         }
     }
     // Only a word enough records hold can make a rule.
-    holders.retain(|_, idx| idx.len() >= threshold);
+    holders.retain(|(_, idx)| idx.len() >= threshold);
     let topics_of = |idx: &[usize]| -> usize {
-        idx.iter()
-            .map(|&i| records[i].topic.as_str())
-            .collect::<BTreeSet<_>>()
-            .len()
+        let mut topics: Vec<&str> = idx.iter().map(|&i| records[i].topic.as_str()).collect();
+        crate::sort::sort(&mut topics);
+        topics.dedup();
+        topics.len()
     };
     let mut used = vec![false; records.len()];
     let mut rules = Vec::new();
@@ -371,7 +399,7 @@ pub fn learn(
                 (free.len(), topics, *w, free)
             })
             .filter(|(n, topics, w, _)| {
-                *n >= threshold && *topics >= 2 && !dismissed.contains(&rule_id(w))
+                *n >= threshold && *topics >= 2 && !dismissed.contains(rule_id(w))
             })
             .max_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| b.2.cmp(a.2)));
         let Some((n, topics, word, free)) = best else {
@@ -470,7 +498,7 @@ mod tests {
 
     fn learned(records: &[Record]) -> Vec<LearnedRule> {
         let refs: Vec<&Record> = records.iter().collect();
-        learn(&refs, 3, 3, &BTreeSet::new())
+        learn(&refs, 3, 3, &IdSet::default())
     }
 
     #[test]
@@ -532,7 +560,7 @@ mod tests {
         ];
         let refs: Vec<&Record> = records.iter().collect();
         let id = learned(&records)[0].id;
-        let dismissed = BTreeSet::from([id]);
+        let dismissed = IdSet::from_iter([id]);
         assert!(learn(&refs, 3, 3, &dismissed).is_empty());
     }
 }

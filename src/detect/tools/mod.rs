@@ -13,7 +13,9 @@ pub mod effect;
 pub mod gist;
 mod rules;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::sorted_map::SortedMap;
 
 #[cfg(test)]
 use serde::Deserialize;
@@ -175,7 +177,7 @@ pub struct ToolTurn {
     pub results: u64,
     pub failures: u64,
     pub duration_ms: u64,
-    pub counts: BTreeMap<String, u64>,
+    pub counts: SortedMap<String, u64>,
     /// Length of the trailing run of calls to one tool (the last in `recent`).
     pub run_len: u64,
     /// Steps begun this turn.
