@@ -34,6 +34,7 @@ pub mod error;
 pub mod event;
 pub(crate) mod hash;
 pub(crate) mod json;
+pub(crate) mod packed;
 pub mod regulator;
 pub mod replay;
 pub(crate) mod sort;

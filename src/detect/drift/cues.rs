@@ -2,6 +2,7 @@
 //! final `*` for a prefix. Lists are small and general; each says why it exists.
 
 use super::scan::{CueList, Source};
+use crate::packed::words;
 
 /// How many cue lists there are (the length of `ALL`).
 pub const LISTS: usize = 46;
@@ -59,7 +60,7 @@ pub static ALL: [&CueList; LISTS] = [
 /// Announces an addition outright, whoever reads it.
 pub static ADDITION_STRONG: CueList = CueList::new(
     0,
-    &[
+    words![
         "i also",
         "i've also",
         "i have also",
@@ -151,7 +152,7 @@ pub static ADDITION_STRONG: CueList = CueList::new(
 /// "Außerdem habe ich…" adds.
 pub static ADDITION_WEAK: CueList = CueList::new(
     1,
-    &[
+    words![
         "additionally",
         "in addition",
         "on top of that",
@@ -196,7 +197,7 @@ pub static ADDITION_WEAK: CueList = CueList::new(
 /// First-person action markers for `ADDITION_WEAK`.
 pub static FIRST_PERSON: CueList = CueList::new(
     2,
-    &[
+    words![
         "i",
         "i've",
         "i'd",
@@ -246,7 +247,7 @@ pub static FIRST_PERSON: CueList = CueList::new(
 /// Offers of something else to buy or join, in an answer to another request.
 pub static UPSELL: CueList = CueList::new(
     3,
-    &[
+    words![
         "you might love",
         "you might also like",
         "you may also like",
@@ -266,7 +267,7 @@ pub static UPSELL: CueList = CueList::new(
 /// Negations that rule something out for the rest of the clause.
 pub static NEGATION: CueList = CueList::new(
     4,
-    &[
+    words![
         "don't",
         "do not",
         "dont",
@@ -312,7 +313,7 @@ pub static NEGATION: CueList = CueList::new(
 /// it", "there is no output", "区别" (别 inside a word).
 pub static NEGATION_NOT: CueList = CueList::new(
     5,
-    &[
+    words![
         "i never",
         "i don't know",
         "i don't understand",
@@ -364,7 +365,7 @@ pub const POSTPOSED: &[&str] = &["nicht", "しないで", "ないで", "ずに",
 /// the CSS"), in an answer they report a change ("I changed the signature").
 pub static CHANGE_VERBS: CueList = CueList::new(
     6,
-    &[
+    words![
         "touch*",
         "modif*",
         "chang*",
@@ -449,7 +450,7 @@ pub static CHANGE_VERBS: CueList = CueList::new(
 /// thing ruled out ("don't add logging", "Kommentare nicht hinzufügen").
 pub static ADD_VERBS: CueList = CueList::new(
     16,
-    &[
+    words![
         "add*",
         "use",
         "using",
@@ -492,7 +493,7 @@ pub static ADD_VERBS: CueList = CueList::new(
 /// "Keep X as it is": what follows is protected.
 pub static KEEP: CueList = CueList::new(
     7,
-    &[
+    words![
         "keep",
         "leave",
         "preserve",
@@ -521,7 +522,7 @@ pub static KEEP: CueList = CueList::new(
 /// No explanation wanted: "only the SQL", "no explanation", "不要解释".
 pub static NO_EXPLANATION: CueList = CueList::new(
     8,
-    &[
+    words![
         "no explanation*",
         "without explanation*",
         "don't explain",
@@ -563,7 +564,7 @@ pub static NO_EXPLANATION: CueList = CueList::new(
 /// No examples wanted.
 pub static NO_EXAMPLES: CueList = CueList::new(
     9,
-    &[
+    words![
         "no example*",
         "without example*",
         "不要举例",
@@ -580,7 +581,7 @@ pub static NO_EXAMPLES: CueList = CueList::new(
 /// An example given anyway.
 pub static EXAMPLE_GIVEN: CueList = CueList::new(
     10,
-    &[
+    words![
         "for example",
         "for instance",
         "e.g",
@@ -601,7 +602,7 @@ pub static EXAMPLE_GIVEN: CueList = CueList::new(
 /// One sentence wanted.
 pub static ONE_SENTENCE: CueList = CueList::new(
     11,
-    &[
+    words![
         "in one sentence",
         "one sentence",
         "a single sentence",
@@ -623,7 +624,7 @@ pub static ONE_SENTENCE: CueList = CueList::new(
 /// Nothing new wanted: shorten or correct, do not reword or add.
 pub static NO_NEW_CONTENT: CueList = CueList::new(
     12,
-    &[
+    words![
         "without adding anything",
         "don't add anything",
         "do not add anything",
@@ -681,7 +682,7 @@ pub static NO_NEW_CONTENT: CueList = CueList::new(
 /// A translation or another language asked for, with the language if named.
 pub static TRANSLATION: CueList = CueList::new(
     13,
-    &[
+    words![
         "translat*",
         "翻译",
         "翻訳",
@@ -880,7 +881,7 @@ pub static TARGET_CUES: CueList = CueList::from(14, Source::Pairs(TARGETS));
 /// ("the signature is unchanged", "I didn't touch the CSS").
 pub static KEPT: CueList = CueList::new(
     15,
-    &[
+    words![
         "doesn't",
         "does not",
         "didn't",
@@ -914,7 +915,7 @@ pub static KEPT: CueList = CueList::new(
 /// Thanks and goodbyes: a closing message, to which any courteous reply fits.
 pub static THANKS: CueList = CueList::new(
     17,
-    &[
+    words![
         "thank*",
         "thanks",
         "appreciate*",
@@ -936,7 +937,7 @@ pub static THANKS: CueList = CueList::new(
 /// the travel insurance removed").
 pub static LEFT_OUT: CueList = CueList::new(
     18,
-    &[
+    words![
         "removed",
         "excluded",
         "declined",
@@ -982,7 +983,7 @@ pub static LEFT_OUT: CueList = CueList::new(
 /// library and what the request already uses.
 pub static NO_DEPENDENCIES: CueList = CueList::new(
     19,
-    &[
+    words![
         "no dependencies",
         "no new dependencies",
         "no extra dependencies",
@@ -1066,7 +1067,7 @@ pub static NO_DEPENDENCIES: CueList = CueList::new(
 /// Plain words wanted: an answer full of acronyms breaks it.
 pub static PLAIN_LANGUAGE: CueList = CueList::new(
     20,
-    &[
+    words![
         "no jargon",
         "without jargon",
         "without the jargon",
@@ -1110,7 +1111,7 @@ pub static PLAIN_LANGUAGE: CueList = CueList::new(
 /// "X must stay as it is", "X unverändert": what comes before is protected.
 pub static KEEP_AFTER: CueList = CueList::new(
     21,
-    &[
+    words![
         "stay the same",
         "stays the same",
         "remain the same",
@@ -1150,7 +1151,7 @@ pub static KEEP_AFTER: CueList = CueList::new(
 /// been cancelled", "C'est fait"): it needs none of the request's words.
 pub static DONE: CueList = CueList::new(
     22,
-    &[
+    words![
         "done",
         "all set",
         "has been",
@@ -1188,7 +1189,7 @@ pub static DONE: CueList = CueList::new(
 /// No analogies or metaphors wanted.
 pub static NO_ANALOGIES: CueList = CueList::new(
     23,
-    &[
+    words![
         "no analog*",
         "no metaphor*",
         "without analog*",
@@ -1224,7 +1225,7 @@ pub static NO_ANALOGIES: CueList = CueList::new(
 /// An analogy given anyway.
 pub static ANALOGY_GIVEN: CueList = CueList::new(
     24,
-    &[
+    words![
         "is like a",
         "is like an",
         "are like",
@@ -1256,7 +1257,7 @@ pub static ANALOGY_GIVEN: CueList = CueList::new(
 /// A casual register wanted: no formal address or closing.
 pub static INFORMAL: CueList = CueList::new(
     25,
-    &[
+    words![
         "not formal",
         "nothing formal",
         "no formal",
@@ -1295,7 +1296,7 @@ pub static INFORMAL: CueList = CueList::new(
 /// Formal address or closing, in an answer.
 pub static FORMAL_GIVEN: CueList = CueList::new(
     26,
-    &[
+    words![
         "dear sir",
         "dear madam",
         "dear mr",
@@ -1332,7 +1333,7 @@ pub static FORMAL_GIVEN: CueList = CueList::new(
 /// A bare yes or no wanted.
 pub static YES_NO: CueList = CueList::new(
     27,
-    &[
+    words![
         "only yes or no",
         "just yes or no",
         "only answer yes or no",
@@ -1357,7 +1358,7 @@ pub static YES_NO: CueList = CueList::new(
 /// formatting): its logic is implicitly kept.
 pub static PRESERVING: CueList = CueList::new(
     28,
-    &[
+    words![
         "rename",
         "add type hints",
         "add type annotations",
@@ -1388,7 +1389,7 @@ pub static PRESERVING: CueList = CueList::new(
 /// Prose wanted, not a list.
 pub static NO_LISTS: CueList = CueList::new(
     29,
-    &[
+    words![
         "no bullet*",
         "without bullet*",
         "don't use bullet*",
@@ -1442,7 +1443,7 @@ pub static NO_LISTS: CueList = CueList::new(
 /// No code wanted: an explanation in words.
 pub static NO_CODE: CueList = CueList::new(
     30,
-    &[
+    words![
         "no code",
         "without code",
         "without any code",
@@ -1481,7 +1482,7 @@ pub static NO_CODE: CueList = CueList::new(
 /// Plain text wanted: no Markdown.
 pub static PLAIN_TEXT: CueList = CueList::new(
     31,
-    &[
+    words![
         "plain text",
         "plaintext",
         // Not "no markdown": Portuguese "negrito no Markdown" is "in Markdown".
@@ -1522,7 +1523,7 @@ pub static PLAIN_TEXT: CueList = CueList::new(
 /// No headings wanted.
 pub static NO_HEADINGS: CueList = CueList::new(
     32,
-    &[
+    words![
         "no headings",
         "no headers",
         "without headings",
@@ -1546,7 +1547,7 @@ pub static NO_HEADINGS: CueList = CueList::new(
 /// No table wanted.
 pub static NO_TABLES: CueList = CueList::new(
     33,
-    &[
+    words![
         "no table",
         "no tables",
         "without a table",
@@ -1573,7 +1574,7 @@ pub static NO_TABLES: CueList = CueList::new(
 /// Everything but the requested change stays: its figures must survive.
 pub static KEEP_REST: CueList = CueList::new(
     34,
-    &[
+    words![
         "leave everything else",
         "keep everything else",
         "everything else as is",
@@ -1616,7 +1617,7 @@ pub static KEEP_REST: CueList = CueList::new(
 /// One section of a document asked for ("write the Installation section").
 pub static ONE_SECTION: CueList = CueList::new(
     35,
-    &[
+    words![
         "section",
         "abschnitt",
         "sección",
@@ -1636,7 +1637,7 @@ pub static ONE_SECTION: CueList = CueList::new(
 /// Asks the user for details before answering.
 pub static CLARIFY: CueList = CueList::new(
     36,
-    &[
+    words![
         "could you",
         "can you tell",
         "can you share",
@@ -1681,7 +1682,7 @@ pub static CLARIFY: CueList = CueList::new(
 /// No formulas or equations wanted.
 pub static NO_FORMULAS: CueList = CueList::new(
     37,
-    &[
+    words![
         "no formulas",
         "no formula",
         "without formulas",
@@ -1710,7 +1711,7 @@ pub static NO_FORMULAS: CueList = CueList::new(
 /// "ho attivato", "te he activado"): with a price, a paid change.
 pub static ACTED: CueList = CueList::new(
     38,
-    &[
+    words![
         "switched",
         "set up",
         "activated",
@@ -1785,7 +1786,7 @@ pub static ACTED: CueList = CueList::new(
 /// action, however few of its words it shares.
 pub static DONE_BY_ME: CueList = CueList::new(
     39,
-    &[
+    words![
         "i've",
         "we've",
         "i have",
@@ -1814,7 +1815,7 @@ pub static DONE_BY_ME: CueList = CueList::new(
 /// answer gives that text back, corrected.
 pub static PROOFREAD: CueList = CueList::new(
     40,
-    &[
+    words![
         "spelling",
         "typo*",
         "proofread*",
@@ -1850,7 +1851,7 @@ pub static PROOFREAD: CueList = CueList::new(
 /// without "I".
 pub static ACTED_ON_YOU: CueList = CueList::new(
     41,
-    &[
+    words![
         "you're also",
         "you're now",
         "you are now",
@@ -1876,7 +1877,7 @@ pub static ACTED_ON_YOU: CueList = CueList::new(
 /// given text's length.
 pub static NO_LONGER: CueList = CueList::new(
     42,
-    &[
+    words![
         "without making it longer",
         "don't make it longer",
         "do not make it longer",
@@ -1910,7 +1911,7 @@ pub static NO_LONGER: CueList = CueList::new(
 /// from what follows: "I don't have access" rules nothing out).
 pub static NOT_HAVE: CueList = CueList::new(
     43,
-    &[
+    words![
         "don't have",
         "do not have",
         "doesn't have",
@@ -1936,7 +1937,7 @@ pub static NOT_HAVE: CueList = CueList::new(
 /// judge or recommend.
 pub static NO_OPINIONS: CueList = CueList::new(
     44,
-    &[
+    words![
         "no opinion*",
         "without opinion*",
         "without your opinion*",
@@ -2001,7 +2002,7 @@ pub static NO_OPINIONS: CueList = CueList::new(
 /// The answer's own judgement or advice, in the first person or as one.
 pub static OPINION_GIVEN: CueList = CueList::new(
     45,
-    &[
+    words![
         "i think",
         "i believe",
         "i feel",

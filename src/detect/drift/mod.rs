@@ -254,7 +254,7 @@ fn narrow_edit(task: &str) -> Vec<u32> {
         .map(additions::line_key)
         .take(MAX_EDITED_LINES)
         .collect();
-    keys.sort_unstable();
+    crate::sort::sort(&mut keys);
     keys.dedup();
     keys
 }
@@ -1088,7 +1088,7 @@ pub fn judge(
         }
         if fresh.len() >= 6 && fresh.len() * 3 >= pairs {
             // Pairs with a kanji or katakana first: kana pairs are grammar.
-            fresh.sort_by_key(|w| kana_pair(w));
+            crate::sort::sort_by_key(&mut fresh, |w| kana_pair(w));
             fresh.truncate(MAX_LISTED);
             return report(Cause::Additions, fresh);
         }

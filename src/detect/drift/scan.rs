@@ -6,6 +6,8 @@
 
 use std::sync::OnceLock;
 
+use crate::packed::Words;
+
 use super::cues::LISTS;
 use crate::text::chars;
 use crate::text::is_cjk;
@@ -511,7 +513,7 @@ pub struct Hit {
 
 /// Where a cue list takes its phrases from.
 pub enum Source {
-    List(&'static [&'static str]),
+    List(Words),
     /// The first of each pair (a phrase and what it names).
     Pairs(&'static [(&'static str, &'static str)]),
 }
@@ -525,7 +527,7 @@ pub struct CueList {
 }
 
 impl CueList {
-    pub const fn new(id: usize, list: &'static [&'static str]) -> Self {
+    pub const fn new(id: usize, list: Words) -> Self {
         Self::from(id, Source::List(list))
     }
 
@@ -536,7 +538,7 @@ impl CueList {
     /// The phrase of cue `i`, as listed.
     pub fn phrase(&self, i: usize) -> &'static str {
         let found = match self.source {
-            Source::List(list) => list.get(i).copied(),
+            Source::List(list) => list.get(i),
             Source::Pairs(pairs) => pairs.get(i).map(|(p, _)| *p),
         };
         found.unwrap_or("")

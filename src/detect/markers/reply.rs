@@ -933,7 +933,7 @@ impl<'a> Present<'a> {
                 .filter(|&&(_, w, s, e)| self.holds(w, s, e))
                 .map(|&(i, ..)| i),
         );
-        found.sort_unstable();
+        crate::sort::sort(&mut found);
         found.dedup();
         found
             .into_iter()
