@@ -54,6 +54,18 @@ impl<K: Ord, V> SortedMap<K, V> {
         Self(pairs)
     }
 
+    /// From pairs in any order whose keys differ; the first key given
+    /// twice is the error. One sort, so a hostile order costs n log n.
+    pub fn from_unique_pairs(mut pairs: Vec<(K, V)>) -> Result<Self, K> {
+        if !pairs.is_sorted_by(|a, b| a.0 < b.0) {
+            crate::sort::sort_by(&mut pairs, |a, b| a.0.cmp(&b.0));
+            if let Some(i) = (1..pairs.len()).find(|&i| pairs[i - 1].0 == pairs[i].0) {
+                return Err(pairs.swap_remove(i).0);
+            }
+        }
+        Ok(Self(pairs))
+    }
+
     fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
     where
         K: Borrow<Q>,
@@ -274,6 +286,25 @@ mod tests {
         );
         let t: BTreeMap<_, _> = [("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5)].into();
         assert!(m.iter().eq(t.iter()));
+    }
+
+    #[test]
+    fn unique_pairs_name_a_repeated_key() {
+        let m = SortedMap::from_unique_pairs(vec![("b", 1), ("a", 2), ("c", 3)]).unwrap();
+        assert_eq!(m.keys().copied().collect::<Vec<_>>(), ["a", "b", "c"]);
+        let twice = SortedMap::from_unique_pairs(vec![("b", 1), ("a", 2), ("b", 3)]);
+        assert_eq!(twice.err(), Some("b"));
+        assert!(SortedMap::<&str, u8>::from_unique_pairs(vec![("a", 1), ("a", 2)]).is_err());
+    }
+
+    /// Building from many keys in the worst order is one sort, not a
+    /// shift of the vector per key.
+    #[test]
+    fn keys_in_reverse_build_in_one_sort() {
+        let n = 20_000u32;
+        let pairs: Vec<(u32, u32)> = (0..n).rev().map(|k| (k, k)).collect();
+        let m = SortedMap::from_unique_pairs(pairs).unwrap();
+        assert!(m.keys().copied().eq(0..n));
     }
 
     #[test]

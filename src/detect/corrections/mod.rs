@@ -238,17 +238,21 @@ impl Store {
     /// Builds a trimmed store from records in any order.
     pub fn from_records(records: Vec<Record>, cfg: &Config) -> Store {
         let mut store = Store::default();
-        // Grouped first, then each topic sorted (stably, as one sort by topic
-        // then age would): topic keys are neither compared in the sort nor
-        // copied per record.
-        for r in records.into_iter().filter(|r| !r.topic.is_empty()) {
-            match store.topics.get_mut(&r.topic) {
-                Some(list) => list.push(r),
-                None => {
-                    store.topics.insert(r.topic.clone(), vec![r]);
-                }
+        // Grouped by one stable sort by topic, then each topic sorted by age
+        // (stably, as one sort by topic then age would).
+        let mut records: Vec<Record> = records
+            .into_iter()
+            .filter(|r| !r.topic.is_empty())
+            .collect();
+        crate::sort::sort_by(&mut records, |a, b| a.topic.cmp(&b.topic));
+        let mut groups: Vec<(String, Vec<Record>)> = Vec::new();
+        for r in records {
+            match groups.last_mut() {
+                Some((topic, list)) if *topic == r.topic => list.push(r),
+                _ => groups.push((r.topic.clone(), vec![r])),
             }
         }
+        store.topics = SortedMap::from_pairs(groups);
         for list in store.topics.values_mut() {
             crate::sort::sort_by(list, Record::age_cmp);
         }
@@ -430,18 +434,21 @@ impl<'de> Deserialize<'de> for Store {
                 self,
                 mut map: A,
             ) -> std::result::Result<Store, A::Error> {
-                let mut store = Store::default();
+                let (mut topics, mut len) = (Vec::new(), 0);
                 while let Some(topic) = map.next_key::<String>()? {
                     let mut list = map.next_value_seed(TopicRows(&topic))?;
                     if !list.is_sorted_by(|a, b| a.age_cmp(b) != Ordering::Greater) {
                         crate::sort::sort_by(&mut list, Record::age_cmp);
                     }
-                    store.len += list.len();
-                    if !list.is_empty() && store.topics.insert(topic.clone(), list).is_some() {
-                        return Err(A::Error::custom(format!("topic {topic:?} appears twice")));
+                    len += list.len();
+                    if !list.is_empty() {
+                        topics.push((topic, list));
                     }
                 }
-                Ok(store)
+                match SortedMap::from_unique_pairs(topics) {
+                    Ok(topics) => Ok(Store { topics, len }),
+                    Err(topic) => Err(A::Error::custom(format!("topic {topic:?} appears twice"))),
+                }
             }
         }
         d.deserialize_map(Topics)
@@ -526,7 +533,7 @@ impl<'de> Visitor<'de> for RowSeed<'_> {
 /// impl fails or the text is not in the plain form (then it decides).
 pub(crate) fn read_store(c: &mut Cursor<'_>) -> Option<Store> {
     c.expect(b'{')?;
-    let mut store = Store::default();
+    let (mut topics, mut len) = (Vec::new(), 0);
     // One buffer for every topic's rows: each list is then allocated once,
     // at its size.
     let mut rows = Vec::new();
@@ -543,12 +550,15 @@ pub(crate) fn read_store(c: &mut Cursor<'_>) -> Option<Store> {
         if !list.is_sorted_by(|a, b| a.age_cmp(b) != Ordering::Greater) {
             crate::sort::sort_by(&mut list, Record::age_cmp);
         }
-        store.len += list.len();
-        // A topic twice is an error the fallback reports.
-        let twice = !list.is_empty() && store.topics.insert(topic, list).is_some();
-        (!twice).then_some(())
+        len += list.len();
+        if !list.is_empty() {
+            topics.push((topic, list));
+        }
+        Some(())
     })?;
-    Some(store)
+    // A topic twice is an error the fallback reports.
+    let topics = SortedMap::from_unique_pairs(topics).ok()?;
+    Some(Store { topics, len })
 }
 
 /// One `[id, atMs, seq, "e" | "i", text]` row, after its topic's `[`.
