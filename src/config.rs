@@ -4,12 +4,11 @@
 //! fields it lacked are marked. A config is part of the persisted snapshot, so a
 //! restored regulator behaves exactly like the one that was exported.
 
-use crate::sorted_map::SortedMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result, check_unit_range, json_message};
+use crate::sorted_map::SortedMap;
 
 /// Which tokens count against `cost_cap_tokens`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -2,8 +2,6 @@
 //! they report. No clock, no randomness, no I/O: the same events give the
 //! same decisions everywhere.
 
-use crate::sorted_map::SortedMap;
-
 use serde_json::Value;
 
 use crate::chat;
@@ -26,6 +24,7 @@ use crate::detect::tools::Level;
 use crate::error::{Error, Result};
 use crate::event::{Args, Event, EventRef, MAX_NAME_BYTES};
 use crate::hash::{combine, hash_bytes};
+use crate::sorted_map::SortedMap;
 use crate::state::{
     CONTEXT_TURNS, EPISODE_RECORDS, FORMAT, LastResponse, Memory, RecordId, Response, Session,
     Snapshot, SnapshotRef, TOOL_TEXT_BYTES, TopicStats, VERSION,

@@ -11,11 +11,11 @@
 
 use std::collections::VecDeque;
 
-use crate::sorted_map::SortedMap;
-
 #[cfg(test)]
 use serde::Deserialize;
 use serde::Serialize;
+
+use crate::sorted_map::SortedMap;
 
 /// Unconsumed pushback turns remembered.
 const MAX_PENDING: usize = 16;

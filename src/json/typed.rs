@@ -13,9 +13,9 @@
 
 use std::collections::VecDeque;
 
-use crate::sorted_map::SortedMap;
-
 use serde_json::{Map, Value};
+
+use crate::sorted_map::SortedMap;
 
 /// A value that does not fit its type: where (a path below the value read)
 /// and why.

@@ -5,10 +5,7 @@
 //! quality, the current turn), so a Worker can export after one request and
 //! import before the next and regulate as if it had never stopped.
 
-use crate::detect::corrections::rules::{Dismissed, MAX_DISMISSED};
 use std::collections::VecDeque;
-
-use crate::sorted_map::SortedMap;
 
 use std::fmt;
 
@@ -19,6 +16,7 @@ use serde_json::Value;
 use crate::config::Config;
 use crate::detect::budget::Budget;
 use crate::detect::confidence::{MAX_NLL, Shape, TokenStats};
+use crate::detect::corrections::rules::{Dismissed, MAX_DISMISSED};
 use crate::detect::corrections::{MAX_KEY_BYTES, Record, Source, Store, read_store};
 use crate::detect::drift::{DriftReport, TaskFacts};
 use crate::detect::incidents::Incidents;
@@ -29,6 +27,7 @@ use crate::event::MAX_NAME_BYTES;
 use crate::hash::{combine, hash_bytes};
 use crate::json::typed::{self, FromJson, Got};
 use crate::json::{Cursor, MAX_NESTING};
+use crate::sorted_map::SortedMap;
 use crate::text::{KeywordBag, topic_key};
 
 /// Identifies a reins snapshot among other JSON.

@@ -5,7 +5,6 @@
 //! ever keep the newest records under a total order, which makes merge
 //! commutative, associative and idempotent.
 
-use crate::sorted_map::SortedMap;
 use std::cmp::Ordering;
 
 use std::fmt;
@@ -20,6 +19,7 @@ use crate::config::Config;
 use crate::decision::CorrectionPattern;
 use crate::error::{Error, Result};
 use crate::json::{self, Cursor};
+use crate::sorted_map::SortedMap;
 
 /// Stored correction texts are cut to this many characters (plus `…`).
 pub const MAX_TEXT_CHARS: usize = 1000;

@@ -6,9 +6,8 @@
 
 use std::sync::OnceLock;
 
-use crate::packed::Words;
-
 use super::cues::LISTS;
+use crate::packed::Words;
 use crate::text::chars;
 use crate::text::is_cjk;
 use crate::text::tokenize::{ALPHA_BYTE, UPPER_BYTE, WORD_BYTE, ascii_class};

@@ -15,13 +15,12 @@ mod rules;
 
 use std::collections::VecDeque;
 
-use crate::sorted_map::SortedMap;
-
 #[cfg(test)]
 use serde::Deserialize;
 use serde::Serialize;
 
 use crate::hash::{combine, hash_bytes};
+use crate::sorted_map::SortedMap;
 
 pub use effect::Effect;
 pub use rules::{ConsecutiveSameTool, Finding, Fingerprint, Level, LoopRule, detect_loop};
