@@ -235,6 +235,21 @@ impl Store {
         Store::from_records(kept.into_iter().cloned().collect(), cfg)
     }
 
+    /// A store as a snapshot lists it: each topic's records in any order
+    /// (sorted here), empty topics dropped; `Err` names a topic given twice.
+    /// Not trimmed: `validate` judges it against the caps.
+    fn from_topics(mut topics: Vec<(String, Vec<Record>)>) -> std::result::Result<Store, String> {
+        topics.retain(|(_, list)| !list.is_empty());
+        for (_, list) in &mut topics {
+            if !list.is_sorted_by(|a, b| a.age_cmp(b) != Ordering::Greater) {
+                crate::sort::sort_by(list, Record::age_cmp);
+            }
+        }
+        let len = topics.iter().map(|(_, list)| list.len()).sum();
+        let topics = SortedMap::from_unique_pairs(topics)?;
+        Ok(Store { topics, len })
+    }
+
     /// Builds a trimmed store from records in any order.
     pub fn from_records(records: Vec<Record>, cfg: &Config) -> Store {
         let mut store = Store::default();
@@ -434,21 +449,13 @@ impl<'de> Deserialize<'de> for Store {
                 self,
                 mut map: A,
             ) -> std::result::Result<Store, A::Error> {
-                let (mut topics, mut len) = (Vec::new(), 0);
+                let mut topics = Vec::new();
                 while let Some(topic) = map.next_key::<String>()? {
-                    let mut list = map.next_value_seed(TopicRows(&topic))?;
-                    if !list.is_sorted_by(|a, b| a.age_cmp(b) != Ordering::Greater) {
-                        crate::sort::sort_by(&mut list, Record::age_cmp);
-                    }
-                    len += list.len();
-                    if !list.is_empty() {
-                        topics.push((topic, list));
-                    }
+                    let list = map.next_value_seed(TopicRows(&topic))?;
+                    topics.push((topic, list));
                 }
-                match SortedMap::from_unique_pairs(topics) {
-                    Ok(topics) => Ok(Store { topics, len }),
-                    Err(topic) => Err(A::Error::custom(format!("topic {topic:?} appears twice"))),
-                }
+                Store::from_topics(topics)
+                    .map_err(|topic| A::Error::custom(format!("topic {topic:?} appears twice")))
             }
         }
         d.deserialize_map(Topics)
@@ -533,7 +540,7 @@ impl<'de> Visitor<'de> for RowSeed<'_> {
 /// impl fails or the text is not in the plain form (then it decides).
 pub(crate) fn read_store(c: &mut Cursor<'_>) -> Option<Store> {
     c.expect(b'{')?;
-    let (mut topics, mut len) = (Vec::new(), 0);
+    let mut topics = Vec::new();
     // One buffer for every topic's rows: each list is then allocated once,
     // at its size.
     let mut rows = Vec::new();
@@ -547,18 +554,11 @@ pub(crate) fn read_store(c: &mut Cursor<'_>) -> Option<Store> {
         })?;
         let mut list = Vec::with_capacity(rows.len());
         list.append(&mut rows);
-        if !list.is_sorted_by(|a, b| a.age_cmp(b) != Ordering::Greater) {
-            crate::sort::sort_by(&mut list, Record::age_cmp);
-        }
-        len += list.len();
-        if !list.is_empty() {
-            topics.push((topic, list));
-        }
+        topics.push((topic, list));
         Some(())
     })?;
     // A topic twice is an error the fallback reports.
-    let topics = SortedMap::from_unique_pairs(topics).ok()?;
-    Some(Store { topics, len })
+    Store::from_topics(topics).ok()
 }
 
 /// One `[id, atMs, seq, "e" | "i", text]` row, after its topic's `[`.
