@@ -467,9 +467,12 @@ async function main() {
     brk.free();
   }
 
-  // --- realistic turn ----------------------------------------------------------
-  {
-    const turn = new Regulator({ userId: "bench", ...NO_CAP });
+  // --- realistic turn, then the same with scope drift off ----------------------
+  for (const [options, label, budget, limit] of [
+    [{}, "", "≤ 15 µs median", 15_000],
+    [{ scopeDrift: false }, ", scopeDrift: false", "—", undefined],
+  ]) {
+    const turn = new Regulator({ userId: "bench", ...NO_CAP, ...options });
     const usage = { tokensIn: 25, tokensOut: 800, wallclockMs: 900 };
     let kind = "";
     const one = () => {
@@ -496,11 +499,11 @@ async function main() {
     const med = quantile(per, 0.5);
     const p90 = quantile(per, 0.9);
     row(
-      `realistic turn: turnStart 100 B + tokens(100) + turnComplete 2 KB + cost + decide (→ ${kind})`,
+      `realistic turn${label}: turnStart 100 B + tokens(100) + turnComplete 2 KB + cost + decide (→ ${kind})`,
       `median ${fmtNs(med)}, p90 ${fmtNs(p90)} (batch median ${fmtNs(batchMedian)})`,
-      "≤ 15 µs median",
-      med,
-      15_000,
+      budget,
+      limit === undefined ? undefined : med,
+      limit,
     );
     turn.free();
   }

@@ -4,6 +4,7 @@
 //
 //   node benches/cold.mjs [samples]         # default 15, Node on the PATH
 //   REINS_PKG=/other/pkg node benches/cold.mjs
+//   REINS_OPTIONS='{"scopeDrift":false}' node benches/cold.mjs   # other options
 //
 // Printed per phase (median, min and max over the samples, in ms):
 // - import: `await import("entry-node.js")`, which reads, compiles and
@@ -33,7 +34,7 @@ if (process.argv[2] === "--child") {
   const t0 = now();
   const { Regulator } = await import(new URL("entry-node.js", PKG));
   const t1 = now();
-  const r = new Regulator({ userId: "cold" });
+  const r = new Regulator({ userId: "cold", ...JSON.parse(process.env.REINS_OPTIONS ?? "{}") });
   const t2 = now();
   const turn = (at) => {
     r.turnStart(task, at);
@@ -70,7 +71,8 @@ if (process.argv[2] === "--child") {
     const f = (x) => x.toFixed(2);
     return `${f(v[v.length >> 1])} | ${f(v[0])} | ${f(v[v.length - 1])}`;
   };
-  console.log(`# cold start, Node ${process.version}, ${samples} fresh processes, ms\n`);
+  const options = process.env.REINS_OPTIONS ? `, options ${process.env.REINS_OPTIONS}` : "";
+  console.log(`# cold start, Node ${process.version}, ${samples} fresh processes${options}, ms\n`);
   console.log(`| phase | median | min | max |`);
   console.log(`|---|---|---|---|`);
   console.log(`| import (read, compile, instantiate) | ${stat("import")} |`);

@@ -90,6 +90,8 @@ export interface Config {
   toolLoopThresholds: { [toolName: string]: number };
   /** Share of an answer's weighted content anchored nowhere at or above which it counts as off topic (0–1, e.g. 0.85). Default `null`: that check is off, since a paraphrase shares no words with its question either; other off-topic evidence still warns. */
   driftWarnThreshold: number | null;
+  /** Judge each answer for `scopeDrift`. `false` reads no answer for it: the check is about half of a turn's work, which an app whose answers go to a program rather than a person need not pay. Default `true`. */
+  scopeDrift: boolean;
   /** App vocabulary that is always on topic (product and feature names, "term — definition" entries): at most 256 entries of 1–256 UTF-8 bytes. Default `[]`. */
   glossary: string[];
   /** Look for frustration, correction and "from now on" markers in user messages. Default `true`. */

@@ -98,6 +98,12 @@ pub struct Config {
     /// right. Other off-topic evidence (another goal, intent or operation)
     /// still warns.
     pub drift_warn_threshold: Option<f64>,
+    /// Judge whether each answer stays on what was asked (`scopeDrift`).
+    /// Off, no answer is read for it: the check is about half of a turn's
+    /// work, which an app whose answers go to a program rather than a
+    /// person (a tool-only agent) need not pay. Switched off, a pending
+    /// warning goes at once; switched on, it reads from the next request.
+    pub scope_drift: bool,
     /// App vocabulary that is always on topic (product names, features),
     /// at most `MAX_GLOSSARY` entries of `MAX_GLOSSARY_BYTES` each.
     pub glossary: Vec<String>,
@@ -151,6 +157,7 @@ impl Default for Config {
             tool_loop_exempt: Vec::new(),
             tool_loop_thresholds: SortedMap::new(),
             drift_warn_threshold: None,
+            scope_drift: true,
             glossary: Vec::new(),
             markers: true,
             incident_window_turns: 6,

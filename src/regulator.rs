@@ -205,6 +205,9 @@ impl Regulator {
             window.pop_front();
         }
         self.glossary = glossary_stems(&config);
+        if !config.scope_drift {
+            self.session.drift = None;
+        }
         self.config = config;
         self.refresh_tool_finding(false);
         Ok(())
@@ -491,7 +494,15 @@ impl Regulator {
             Some(t) if pushback || retry => t,
             _ => topic,
         };
-        let facts = drift::task_facts(message, &task);
+        // What the request asks and rules out is read for drift alone.
+        let facts = if self.config.scope_drift {
+            drift::task_facts(message, &task)
+        } else {
+            drift::TaskFacts {
+                unread: true,
+                ..Default::default()
+            }
+        };
         let s = &mut self.session;
         s.turns = s.turns.saturating_add(1);
         if self.config.cost_cap_scope == CostScope::Turn {
@@ -758,7 +769,11 @@ impl Regulator {
         let read = crate::detect::failing::read_reply(response);
         let s = &mut self.session;
         s.failing.turn_complete(s.turns, &s.topic, read.failure);
-        s.drift = self.judge_drift.then(|| {
+        // An answer to a request whose facts were not read (drift was off
+        // then) is not judged: without them a reply to "thanks" or to a
+        // translation request would look off topic.
+        let judge = self.judge_drift && self.config.scope_drift && !s.facts.unread;
+        s.drift = judge.then(|| {
             // Most turns call no tool: an empty bag without the tables.
             let tools_bag = if s.tool_text.is_empty() {
                 KeywordBag::default()

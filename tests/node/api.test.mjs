@@ -25,6 +25,30 @@ test("continue is one shared frozen object; other decisions are plain data", () 
   assert.deepEqual(d.driftTokens.sort(), ["error", "handling", "logging"]);
 });
 
+test("scopeDrift: false judges no answer; setConfig switches it both ways", () => {
+  // Warns by default: the answer uses what the request ruled out.
+  const task = "Rewrite this loop in Python. Don't use numpy.";
+  const answer = "import numpy as np\nx = np.arange(10)\nprint(x.sum())";
+  const turn = (r) => {
+    r.turnStart(task, T0);
+    r.turnComplete(answer, T0 + 1);
+    return r.decide().kind;
+  };
+  const on = fresh();
+  assert.equal(on.config.scopeDrift, true);
+  assert.equal(turn(on), "scopeDrift");
+  on.setConfig({ scopeDrift: false });
+  assert.equal(on.decide().kind, "continue", "the pending warning goes");
+  assert.equal(on.config.scopeDrift, false);
+  const off = fresh({ scopeDrift: false });
+  assert.equal(turn(off), "continue");
+  assert.equal(off.driftScore(), null);
+  off.setConfig({ scopeDrift: true });
+  assert.equal(turn(off), "scopeDrift", "judged again from the next request");
+  assert.throws(() => fresh({ scopeDrift: "no" }), (e) => e instanceof TypeError && /scopeDrift/.test(e.message));
+  assert.throws(() => fresh({ scopedrift: false }), /did you mean scopeDrift\?/);
+});
+
 test("every event type through event(), with the same effect as the direct calls", () => {
   const a = fresh({ costCapTokens: 100 });
   const b = fresh({ costCapTokens: 100 });

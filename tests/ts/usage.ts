@@ -6,6 +6,9 @@ import type { BreakReason, Concern, Decision, LearnedRule, LoopPattern, ReinsEve
 const r = new Regulator({ userId: "alice", costCapTokens: 2000, tokenCapBasis: "total", costCapUsd: null });
 new Regulator({ userId: "a", toolLoopRule: "consecutiveSameTool", toolLoopExempt: ["think"], toolLoopThresholds: { poll: 10 } });
 new Regulator({ userId: "a", glossary: ["Pulse", "Seat"], markers: false, incidentWindowTurns: 4 });
+new Regulator({ userId: "a", scopeDrift: false });
+// @ts-expect-error scopeDrift is a boolean
+new Regulator({ userId: "a", scopeDrift: "off" });
 r.turnStart("Refactor fetch_user to be async");
 r.turnStart("with a time", 1_732_000_000_000);
 r.token(-0.2);

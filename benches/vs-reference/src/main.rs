@@ -6,8 +6,11 @@
 //! (`reference-task.txt`, `reference-response.txt`).
 //!
 //!   reins-vs-reference time [rounds]         interleaved timing, µs per turn
-//!   reins-vs-reference count <reins|noos> <ours|reference> <turns>
+//!   reins-vs-reference count <reins|reins-nodrift|noos> <ours|reference> <turns>
 //!                                            <turns> turns, for callgrind
+//!
+//! `reins-nodrift` is reins with `scope_drift: false`, for apps that do not
+//! want answers judged for drift.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -40,9 +43,10 @@ struct ReinsTurns {
 }
 
 impl ReinsTurns {
-    fn new() -> Self {
+    fn new(scope_drift: bool) -> Self {
         let config = Config {
             cost_cap_tokens: u64::MAX >> 12,
+            scope_drift,
             ..Config::default()
         };
         Self {
@@ -127,19 +131,30 @@ fn main() {
         Some("time") => {
             let rounds: usize = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(7);
             for (name, task, response) in TEXTS {
-                let (mut ours, mut theirs) = (ReinsTurns::new(), NoosTurns::new());
-                // Warm both, then alternate rounds so machine load hits both alike.
+                let (mut ours, mut quiet, mut theirs) = (
+                    ReinsTurns::new(true),
+                    ReinsTurns::new(false),
+                    NoosTurns::new(),
+                );
+                // Warm all, then alternate rounds so machine load hits all alike.
                 time(3, 200, || ours.turn(task, response));
+                time(3, 200, || quiet.turn(task, response));
                 time(3, 200, || theirs.turn(task, response));
-                let (mut a, mut b) = (Vec::new(), Vec::new());
+                let (mut a, mut q, mut b) = (Vec::new(), Vec::new(), Vec::new());
                 for _ in 0..rounds {
                     a.push(time(5, 400, || ours.turn(task, response)));
+                    q.push(time(5, 400, || quiet.turn(task, response)));
                     b.push(time(5, 400, || theirs.turn(task, response)));
                 }
-                a.sort_by(f64::total_cmp);
-                b.sort_by(f64::total_cmp);
-                let (a, b) = (a[rounds / 2], b[rounds / 2]);
-                println!("{name} reins {a:.2} noos {b:.2} ratio {:.2}", a / b);
+                let median = |v: &mut Vec<f64>| {
+                    v.sort_by(f64::total_cmp);
+                    v[rounds / 2]
+                };
+                let (a, q, b) = (median(&mut a), median(&mut q), median(&mut b));
+                println!(
+                    "{name} reins {a:.2} noos {b:.2} ratio {:.2} nodrift {q:.2}",
+                    a / b
+                );
             }
         }
         Some("count") => {
@@ -150,19 +165,19 @@ fn main() {
                 .expect("ours or reference");
             let n: usize = args.get(3).and_then(|n| n.parse().ok()).expect("turns");
             match who {
-                Some("reins") => {
-                    let mut r = ReinsTurns::new();
+                Some(who @ ("reins" | "reins-nodrift")) => {
+                    let mut r = ReinsTurns::new(who == "reins");
                     (0..n).for_each(|_| r.turn(text.1, text.2));
                 }
                 Some("noos") => {
                     let mut r = NoosTurns::new();
                     (0..n).for_each(|_| r.turn(text.1, text.2));
                 }
-                _ => panic!("reins or noos"),
+                _ => panic!("reins, reins-nodrift or noos"),
             }
         }
         _ => eprintln!(
-            "usage: reins-vs-reference time [rounds] | count <reins|noos> <ours|reference> <turns>"
+            "usage: reins-vs-reference time [rounds] | count <reins|reins-nodrift|noos> <ours|reference> <turns>"
         ),
     }
 }

@@ -154,6 +154,10 @@ pub struct TaskFacts {
     /// when it quotes none): an answer many times longer brought more.
     #[serde(default, skip_serializing_if = "crate::json::is_default")]
     pub translated_words: u16,
+    /// Not read: scope drift was off when the request came
+    /// (`Config::scope_drift`), so no answer to it is judged.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unread: bool,
 }
 
 crate::json::typed::from_json!(TaskFacts {
@@ -179,6 +183,7 @@ crate::json::typed::from_json!(TaskFacts {
     opt figures: "figures",
     opt edited_lines: "editedLines",
     opt translated_words: "translatedWords",
+    opt unread: "unread",
 });
 
 impl TaskFacts {
@@ -396,6 +401,7 @@ pub fn task_facts(task: &str, bag: &KeywordBag) -> TaskFacts {
         tech,
         translation,
         closing,
+        unread: false,
     }
 }
 
