@@ -770,8 +770,8 @@ impl Regulator {
         let s = &mut self.session;
         s.failing.turn_complete(s.turns, &s.topic, read.failure);
         // An answer to a request whose facts were not read (drift was off
-        // then) is not judged: without them a reply to "thanks" or to a
-        // translation request would look off topic.
+        // then) is not judged: without them, the answer to a plain "Yes, go
+        // ahead" reports a change nobody asked for.
         let judge = self.judge_drift && self.config.scope_drift && !s.facts.unread;
         s.drift = judge.then(|| {
             // Most turns call no tool: an empty bag without the tables.
