@@ -358,7 +358,8 @@ impl Regulator {
             } => {
                 // Tool names and results anchor the response; the arguments
                 // mostly repeat the request.
-                push_bounded(&mut self.session.tool_text, name);
+                let s = &mut self.session;
+                push_tool_text(&mut s.tool_text, &s.facts, name);
                 let given = args.is_some();
                 let info = args.unwrap_or_default();
                 self.session.tools.record_call(tools::NewCall {
@@ -381,7 +382,7 @@ impl Regulator {
             } => {
                 let text = result.or(error).unwrap_or("");
                 let s = &mut self.session;
-                push_bounded(&mut s.tool_text, text);
+                push_tool_text(&mut s.tool_text, &s.facts, text);
                 let first = !s.tools.reports_results;
                 let call = s.tools.record_result(name, ok, duration_ms, text, call_id);
                 s.failing.tool_result(ok, text, call.map(|c| c.key));
@@ -1410,10 +1411,12 @@ fn symbol_key(message: &str) -> String {
     format!("#{:08x}", hash_bytes(0, text.as_bytes()) as u32)
 }
 
-/// Appends to the per-turn tool text, cutting at the cap on a char boundary.
-fn push_bounded(buf: &mut String, text: &str) {
+/// Appends to the per-turn tool text, which anchors this turn's answer,
+/// cutting at `TOOL_TEXT_BYTES` on a char boundary. Nothing is kept when no
+/// answer to the request will be judged (it was read with scope drift off).
+fn push_tool_text(buf: &mut String, facts: &drift::TaskFacts, text: &str) {
     let room = TOOL_TEXT_BYTES.saturating_sub(buf.len() + 1);
-    if room == 0 {
+    if room == 0 || facts.unread {
         return;
     }
     let mut cut = text.len().min(room);

@@ -40,6 +40,28 @@ fn off_no_answer_is_judged() {
 }
 
 #[test]
+fn off_no_tool_text_is_kept_for_anchoring() {
+    let with_tools = |config: Config| {
+        let mut r = reg(config);
+        start(&mut r, "Find my late orders");
+        r.tool_call("search_orders", None).unwrap();
+        r.apply(reins::EventRef::ToolResult {
+            name: "search_orders",
+            ok: true,
+            duration_ms: 5,
+            result: Some("order 4821: late"),
+            error: None,
+            call_id: None,
+            at_ms: None,
+        })
+        .unwrap();
+        r.export()
+    };
+    assert!(with_tools(Config::default()).contains("order 4821: late"));
+    assert!(!with_tools(off()).contains("order 4821"));
+}
+
+#[test]
 fn switched_off_the_pending_warning_goes() {
     let mut r = reg(Config::default());
     assert!(turn(&mut r, TASK, ANSWER));
