@@ -502,7 +502,7 @@ async function main() {
       `realistic turn${label}: turnStart 100 B + tokens(100) + turnComplete 2 KB + cost + decide (→ ${kind})`,
       `median ${fmtNs(med)}, p90 ${fmtNs(p90)} (batch median ${fmtNs(batchMedian)})`,
       budget,
-      limit === undefined ? undefined : med,
+      med,
       limit,
     );
     turn.free();

@@ -362,14 +362,14 @@ impl Regulator {
                 push_tool_text(&mut s.tool_text, &s.facts, name);
                 let given = args.is_some();
                 let info = args.unwrap_or_default();
-                self.session.tools.record_call(tools::NewCall {
+                s.tools.record_call(tools::NewCall {
                     name,
                     args: given.then_some(info.fingerprint),
                     call_id,
                     effect: tools::effect::of_call(effect, info.shell_writes, by_name),
                     names: &info.names,
                 });
-                self.session.tool_calls_total = self.session.tool_calls_total.saturating_add(1);
+                s.tool_calls_total = s.tool_calls_total.saturating_add(1);
             }
             EventRef::ToolResult {
                 name,

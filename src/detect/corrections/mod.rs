@@ -235,9 +235,10 @@ impl Store {
         Store::from_records(kept.into_iter().cloned().collect(), cfg)
     }
 
-    /// A store as a snapshot lists it: each topic's records in any order
-    /// (sorted here), empty topics dropped; `Err` names a topic given twice.
-    /// Not trimmed: `validate` judges it against the caps.
+    /// A store of records grouped by topic, as a snapshot lists them: each
+    /// topic's records in any order (sorted here by age, stably), empty
+    /// topics dropped; `Err` names a topic given twice. Not trimmed: a
+    /// snapshot's `validate` judges it against the caps.
     fn from_topics(mut topics: Vec<(String, Vec<Record>)>) -> std::result::Result<Store, String> {
         topics.retain(|(_, list)| !list.is_empty());
         for (_, list) in &mut topics {
@@ -252,7 +253,6 @@ impl Store {
 
     /// Builds a trimmed store from records in any order.
     pub fn from_records(records: Vec<Record>, cfg: &Config) -> Store {
-        let mut store = Store::default();
         // Grouped by one stable sort by topic, then each topic sorted by age
         // (stably, as one sort by topic then age would).
         let mut records: Vec<Record> = records
@@ -267,11 +267,8 @@ impl Store {
                 _ => groups.push((r.topic.clone(), vec![r])),
             }
         }
-        store.topics = SortedMap::from_pairs(groups);
-        for list in store.topics.values_mut() {
-            crate::sort::sort_by(list, Record::age_cmp);
-        }
-        store.len = store.topics.values().map(Vec::len).sum();
+        // The groups' topics differ (one sort made them), so this cannot fail.
+        let mut store = Store::from_topics(groups).unwrap_or_default();
         store.trim(cfg);
         store
     }
